@@ -1,0 +1,44 @@
+/**
+ * The verdict object `donnees` (spec "Verdict object donnees", DESIGN 2.4 and 2.5) and the signed
+ * envelope around it. This is the only data the signature covers.
+ */
+
+/** Reasons for a refusal (spec "States and transitions"). `reseau` is made by clients only. */
+export const MOTIFS = [
+  'autre_domaine',
+  'transfert',
+  'regeneration',
+  'revocation',
+  'expiree',
+  'inconnue',
+  'reseau',
+] as const;
+
+export type Motif = (typeof MOTIFS)[number];
+
+export interface Donnees {
+  readonly ok: boolean;
+  /** A `Motif` when `ok` is false, "" when true. Typed as string: a client must accept reasons added later. */
+  readonly motif: string;
+  readonly domaine: string;
+  readonly essai: boolean;
+  /** ISO 8601 UTC to the second (`2026-11-22T10:14:00Z`) or "". */
+  readonly quand: string;
+  /** Seconds since the epoch at which the service answered; starts the grace period. */
+  readonly emis: number;
+  /** Seconds since the epoch before which a client must not ask again. */
+  readonly revalider: number;
+  /** Seconds the verdict may be kept while the service does not answer. */
+  readonly sursis: number;
+  readonly hote: string;
+  /** Echoed only when the request carried it (DESIGN 2.4). */
+  readonly produit?: string;
+  /** Echoed only when the request carried it (DESIGN 2.4). */
+  readonly nonce?: string;
+}
+
+/** The 200 body: `{"donnees": {...}, "signature": "<base64>"}` (DESIGN 2). */
+export interface SignedEnvelope {
+  readonly donnees: Donnees;
+  readonly signature: string;
+}

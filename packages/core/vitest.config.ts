@@ -1,0 +1,25 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // Tests read the vectors package from source, so no build step is needed before `vitest`.
+    alias: {
+      '@licence/vectors': fileURLToPath(new URL('../vectors/src/index.ts', import.meta.url)),
+    },
+  },
+  test: {
+    include: ['src/**/*.test.ts'],
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      exclude: ['src/**/*.test.ts', 'src/index.ts'],
+      reporter: ['text', 'json-summary'],
+      // Issue 2: core line coverage must stay at or above 95%.
+      thresholds: { lines: 95 },
+    },
+    benchmark: {
+      include: ['bench/**/*.bench.ts'],
+    },
+  },
+});
