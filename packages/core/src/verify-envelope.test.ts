@@ -1,0 +1,84 @@
+import { loadSignatureVectors } from '@licence/vectors';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeBase64 } from './base64.js';
+import { createNobleSigner, signDonnees } from './ed25519.js';
+import type { Donnees } from './donnees.js';
+import { verifyEnvelope } from './verify-envelope.js';
+import { ValidationError } from './validation-error.js';
+
+const vectors = loadSignatureVectors();
+const publicKey = vectors.keys.primary.publicKey;
+
+describe('verifyEnvelope (signatures.json)', () => {
+  const verifyCases = vectors.cases.flatMap((c) => (c.kind === 'verify' ? [c] : []));
+  const signCases = vectors.cases.flatMap((c) => (c.kind === 'sign' ? [c] : []));
+
+  it('has the vector cases', () => {
+    expect(verifyCases.length).toBeGreaterThanOrEqual(35);
+  });
+
+  it.each(verifyCases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    expect(verifyEnvelope(c.envelope, c.trustedPublicKeys, c.expect)).toBe(c.valid);
+  });
+
+  it.each(signCases.map((c) => [c.name, c] as const))('signed: %s', (_name, c) => {
+    const envelope = { donnees: c.donnees, signature: c.signature };
+    expect(verifyEnvelope(envelope, [publicKey], { hote: String(c.donnees.hote) })).toBe(true);
+  });
+});
+
+describe('verifyEnvelope rebuilds the canonical form from the parsed object', () => {
+  const signer = createNobleSigner(decodeBase64(vectors.keys.primary.seed, 'seed', 32));
+  const donnees: Donnees = {
+    ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '',
+    emis: 1795342440, revalider: 1795428840, sursis: 2592000, hote: 'exemple.fr',
+  };
+
+  it('accepts any key order and whitespace on the wire', () => {
+    const envelope = signDonnees(donnees, signer);
+    const wire = `{ "signature" : "${envelope.signature}",\n "donnees": ${JSON.stringify(donnees, null, 4)} }`;
+    expect(verifyEnvelope(JSON.parse(wire), [signer.publicKey], { hote: 'exemple.fr' })).toBe(true);
+  });
+
+  it('is false, never throws, for any mutation of a good envelope', () => {
+    const envelope = signDonnees(donnees, signer);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...(Object.keys(donnees) as (keyof Donnees)[])),
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.double(), fc.constant(null)),
+        (field, value) => {
+          fc.pre(value !== donnees[field] && !(typeof value === 'number' && Object.is(value, donnees[field])));
+          const mutated = { ...envelope, donnees: { ...donnees, [field]: value } };
+          expect(verifyEnvelope(mutated, [signer.publicKey], { hote: 'exemple.fr' })).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it('is false for a float or a lone surrogate smuggled into donnees', () => {
+    const envelope = signDonnees(donnees, signer);
+    expect(verifyEnvelope({ ...envelope, donnees: { ...donnees, x: 1.5 } }, [signer.publicKey], { hote: 'exemple.fr' })).toBe(false);
+    expect(verifyEnvelope({ ...envelope, donnees: { ...donnees, x: '\ud800' } }, [signer.publicKey], { hote: 'exemple.fr' })).toBe(false);
+  });
+});
+
+describe('verifyEnvelope argument checks (programming errors throw)', () => {
+  const good = { hote: 'exemple.fr' };
+
+  it.each([
+    ['no keys', [], good, 'trustedPublicKeys: expected a non-empty array of public keys, got array'],
+    ['keys not an array', 'key', good, 'trustedPublicKeys: expected a non-empty array of public keys, got string'],
+    ['a short key', [new Uint8Array(31)], good, 'trustedPublicKeys[0]: expected 32 bytes, got 31'],
+    ['a bad base64 key', [publicKey, 'no!'], good, 'trustedPublicKeys[1]: not canonical padded base64'],
+    ['no expectation', [publicKey], null, 'expect: expected an object, got null'],
+    ['no host', [publicKey], {}, 'expect.hote: expected a non-empty string, got undefined'],
+    ['an empty host', [publicKey], { hote: '' }, 'expect.hote: expected a non-empty string, got string'],
+    ['a numeric produit', [publicKey], { hote: 'x.fr', produit: 3 }, 'expect.produit: expected a non-empty string, got number'],
+    ['an empty nonce', [publicKey], { hote: 'x.fr', nonce: '' }, 'expect.nonce: expected a non-empty string, got string'],
+  ])('%s', (_name, keys, expectation, message) => {
+    const call = () => verifyEnvelope({}, keys as never, expectation as never);
+    expect(call).toThrow(ValidationError);
+    expect(call).toThrow(message);
+  });
+});

@@ -1,0 +1,138 @@
+// Writes data/signatures.json. Signatures are computed with node:crypto (OpenSSL), an
+// implementation independent of @licence/core (which uses @noble/ed25519), so core's tests
+// check one implementation against the other. Expected verification results are stated by hand.
+// Run: node scripts/generate-signatures.mjs
+import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+
+// TEST ONLY seeds: public, printable, never to sign anything real.
+const SEEDS = {
+  primary: 'TEST ONLY - never sign real data',
+  rotation: 'TEST ONLY - second key, rotation',
+  untrusted: "TEST ONLY - an attacker's seed!!",
+};
+
+const keys = Object.fromEntries(
+  Object.entries(SEEDS).map(([name, text]) => {
+    const seed = Buffer.from(text, 'ascii');
+    if (seed.length !== 32) throw new Error(`${name} seed must be 32 bytes`);
+    const privateKey = createPrivateKey({
+      key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+      format: 'der',
+      type: 'pkcs8',
+    });
+    const publicKey = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
+    return [name, { seedText: text, seed: seed.toString('base64'), publicKey: publicKey.toString('base64'), privateKey }];
+  }),
+);
+
+// Sorted keys + JSON.stringify: the canonical form of DESIGN 2.6 for these flat ASCII objects
+// (canonical.json covers the hard cases of the form itself).
+const canonical = (donnees) => JSON.stringify(Object.fromEntries(Object.entries(donnees).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+const signWith = (keyName, donnees) => sign(null, Buffer.from(canonical(donnees), 'utf8'), keys[keyName].privateKey).toString('base64');
+
+const EMIS = 1795342440; // 2026-11-22T10:14:00Z
+const base = { domaine: 'exemple.fr', emis: EMIS, essai: false, hote: 'exemple.fr', motif: '', ok: true, quand: '', revalider: EMIS + 86400, sursis: 2592000 };
+const refusal = (motif, extra = {}) => ({ ...base, ok: false, motif, ...extra });
+
+const signCases = [
+  ['ok on the registrable domain', base],
+  ['ok on a subdomain', { ...base, hote: 'boutique.exemple.fr' }],
+  ['ok on a staging host, essai', { ...base, hote: 'staging.exemple.fr', essai: true }],
+  ['ok on localhost with a dev key', { ...base, hote: 'localhost', domaine: 'localhost', essai: true }],
+  ['ok on a public IPv4 address', { ...base, hote: '203.0.113.7', domaine: '203.0.113.7' }],
+  ['ok on an IPv6 address', { ...base, hote: '[2001:db8::1]', domaine: '[2001:db8::1]' }],
+  ['ok on a punycode host', { ...base, hote: 'xn--bcher-kva.de', domaine: 'xn--bcher-kva.de' }],
+  ['ok with produit', { ...base, produit: 'mon-theme' }],
+  ['ok with produit and nonce', { ...base, produit: 'mon-theme', nonce: 'n0nce_n0nce-n0nce-123' }],
+  ['autre_domaine with one bound domain', refusal('autre_domaine', { hote: 'autre.fr', domaine: 'exemple.fr' })],
+  ['autre_domaine with three bound domains', refusal('autre_domaine', { hote: 'd.fr', domaine: 'a.fr, b.fr, c.fr' })],
+  ['transfert with quand', refusal('transfert', { quand: '2026-11-20T08:00:00Z' })],
+  ['regeneration with quand', refusal('regeneration', { quand: '2026-01-01T00:00:00Z' })],
+  ['revocation with quand', refusal('revocation', { quand: '2026-11-22T10:14:00Z' })],
+  ['expiree with quand', refusal('expiree', { quand: '2026-10-31T23:59:59Z' })],
+  ['inconnue with an empty domaine', refusal('inconnue', { domaine: '' })],
+  ['inconnue with produit and nonce', refusal('inconnue', { domaine: '', produit: 'autre-theme', nonce: 'AAAAAAAAAAAAAAAA' })],
+  ['emis at 0', { ...base, emis: 0, revalider: 86400 }],
+  ['emis after 2038', { ...base, emis: 4102444800, revalider: 4102531200 }],
+  ['custom revalider and sursis', { ...base, revalider: EMIS + 3600, sursis: 604800 }],
+];
+
+const good = { donnees: base, signature: signWith('primary', base) };
+const withProduit = { ...base, produit: 'mon-theme', nonce: 'n0nce_n0nce-n0nce-123' };
+const goodProduit = { donnees: withProduit, signature: signWith('primary', withProduit) };
+const sigBytes = Buffer.from(good.signature, 'base64');
+const L = (1n << 252n) + 27742317777372353535851937790883648493n;
+const le = (buf) => buf.reduceRight((acc, byte) => (acc << 8n) | BigInt(byte), 0n);
+const toLe = (n) => Buffer.from(Array.from({ length: 32 }, (_, i) => Number((n >> BigInt(8 * i)) & 0xffn)));
+const sPlusL = Buffer.concat([sigBytes.subarray(0, 32), toLe(le(sigBytes.subarray(32)) + L)]).toString('base64');
+const extra = { ...base, version: 2 };
+const missing = { ...base };
+delete missing.quand;
+const stringEmis = { ...base, emis: String(EMIS) };
+const P = keys.primary.publicKey;
+
+const verifyCases = [
+  ['a good envelope', good, { hote: 'exemple.fr' }, [P], true],
+  ['the host must be the caller\'s own', good, { hote: 'autre.fr' }, [P], false],
+  ['the host comparison is exact (case)', good, { hote: 'Exemple.fr' }, [P], false],
+  ['the host comparison is exact (www)', good, { hote: 'www.exemple.fr' }, [P], false],
+  ['a signed field the caller did not ask about is fine', goodProduit, { hote: 'exemple.fr' }, [P], true],
+  ['produit and nonce expected and matching', goodProduit, { hote: 'exemple.fr', produit: 'mon-theme', nonce: 'n0nce_n0nce-n0nce-123' }, [P], true],
+  ['produit expected but another one signed', goodProduit, { hote: 'exemple.fr', produit: 'autre-theme' }, [P], false],
+  ['produit expected but absent', good, { hote: 'exemple.fr', produit: 'mon-theme' }, [P], false],
+  ['nonce expected but another one signed', goodProduit, { hote: 'exemple.fr', nonce: 'AAAAAAAAAAAAAAAA' }, [P], false],
+  ['nonce expected but absent (a replayed old answer)', good, { hote: 'exemple.fr', nonce: 'n0nce_n0nce-n0nce-123' }, [P], false],
+  ['tampered: ok flipped', { ...good, donnees: { ...base, ok: false } }, { hote: 'exemple.fr' }, [P], false],
+  ['tampered: refusal turned into ok', { donnees: { ...refusal('revocation'), ok: true, motif: '' }, signature: signWith('primary', refusal('revocation')) }, { hote: 'exemple.fr' }, [P], false],
+  ['tampered: revalider pushed a year ahead', { ...good, donnees: { ...base, revalider: base.revalider + 31536000 } }, { hote: 'exemple.fr' }, [P], false],
+  ['tampered: a field added after signing', { ...good, donnees: { ...base, extra: 'x' } }, { hote: 'exemple.fr' }, [P], false],
+  ['tampered: produit added after signing', { ...good, donnees: { ...base, produit: 'mon-theme' } }, { hote: 'exemple.fr', produit: 'mon-theme' }, [P], false],
+  ['signed by an untrusted key', { donnees: base, signature: signWith('untrusted', base) }, { hote: 'exemple.fr' }, [P], false],
+  ['key rotation: signed by the second trusted key', { donnees: base, signature: signWith('rotation', base) }, { hote: 'exemple.fr' }, [P, keys.rotation.publicKey], true],
+  ['key rotation: the old key still verifies while trusted', good, { hote: 'exemple.fr' }, [keys.rotation.publicKey, P], true],
+  ['key rotation: a key no longer trusted', good, { hote: 'exemple.fr' }, [keys.rotation.publicKey], false],
+  ['a later field signed by the service is covered and accepted', { donnees: extra, signature: signWith('primary', extra) }, { hote: 'exemple.fr' }, [P], true],
+  ['signature over the raw pretty-printed bytes, not the canonical form', { donnees: base, signature: sign(null, Buffer.from(JSON.stringify(base, null, 1)), keys.primary.privateKey).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
+  ['signature over unsorted keys', { donnees: base, signature: sign(null, Buffer.from(JSON.stringify({ ok: base.ok, ...base })), keys.primary.privateKey).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
+  ['S + L (a malleated signature) is refused', { donnees: base, signature: sPlusL }, { hote: 'exemple.fr' }, [P], false],
+  ['a truncated signature (63 bytes)', { donnees: base, signature: sigBytes.subarray(0, 63).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
+  ['a signature with a byte appended (65 bytes)', { donnees: base, signature: Buffer.concat([sigBytes, Buffer.from([0])]).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
+  ['a signature of zeros', { donnees: base, signature: Buffer.alloc(64).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
+  ['URL-safe base64 is not accepted', { donnees: base, signature: good.signature.replace(/\+/g, '-').replace(/\//g, '_') }, { hote: 'exemple.fr' }, [P], false],
+  ['unpadded base64 is not accepted', { donnees: base, signature: good.signature.replace(/=+$/, '') }, { hote: 'exemple.fr' }, [P], false],
+  ['base64 with a line break is not accepted', { donnees: base, signature: `${good.signature.slice(0, 44)}\n${good.signature.slice(44)}` }, { hote: 'exemple.fr' }, [P], false],
+  ['a signature that is not base64', { donnees: base, signature: 'not a signature' }, { hote: 'exemple.fr' }, [P], false],
+  ['an empty signature', { donnees: base, signature: '' }, { hote: 'exemple.fr' }, [P], false],
+  ['no signature', { donnees: base }, { hote: 'exemple.fr' }, [P], false],
+  ['a signature that is a number', { donnees: base, signature: 12 }, { hote: 'exemple.fr' }, [P], false],
+  ['signed donnees missing a spec field', { donnees: missing, signature: signWith('primary', missing) }, { hote: 'exemple.fr' }, [P], false],
+  ['signed donnees with emis as a string', { donnees: stringEmis, signature: signWith('primary', stringEmis) }, { hote: 'exemple.fr' }, [P], false],
+  ['no donnees', { signature: good.signature }, { hote: 'exemple.fr' }, [P], false],
+  ['donnees as a JSON string', { donnees: JSON.stringify(base), signature: good.signature }, { hote: 'exemple.fr' }, [P], false],
+  ['an array', [base, good.signature], { hote: 'exemple.fr' }, [P], false],
+  ['a string', 'ok', { hote: 'exemple.fr' }, [P], false],
+  ['null', null, { hote: 'exemple.fr' }, [P], false],
+];
+
+// The two mutated spellings above must really differ from the good one, or their `false` would lie.
+if (!/[+/]/.test(good.signature)) throw new Error('pick donnees whose signature has + or / in base64');
+if (JSON.stringify({ ok: base.ok, ...base }) === canonical(base)) throw new Error('unsorted case is sorted');
+
+const file = {
+  covers: 'Ed25519 signatures over the canonical form of donnees (spec "Signature verification", DESIGN 2.4 and 2.6): signing with a fixed TEST ONLY seed must give exactly these signatures (Ed25519 is deterministic, RFC 8032 5.1.6), and envelope verification must accept or refuse each envelope as stated (signature, host, produit, nonce, key rotation, strict base64, strict RFC 8032 S < L).',
+  consumers: ['@licence/core (TypeScript: noble signer and verifyEnvelope)', '@licence/service (TypeScript: node:crypto signer)', '@licence/client (TypeScript)', 'packages/client-php (PHP: sodium and the pure-PHP verifier)'],
+  notes: [
+    'TEST ONLY: the seeds below are public and printable on purpose. Never use them to sign anything real, never trust their public keys in production.',
+    '`sign` cases: sign canonical(donnees) with `keys.primary.seed`; the canonical text and the base64 signature must match exactly, and the envelope must verify with `keys.primary.publicKey` and expect {hote: donnees.hote}.',
+    '`verify` cases: verifyEnvelope(envelope, trustedPublicKeys, expect) must return `valid`.',
+    'Base64 is the standard alphabet with padding (RFC 4648 section 4); a signature is 64 bytes, a public key 32 bytes.',
+  ],
+  keys: Object.fromEntries(Object.entries(keys).map(([name, k]) => [name, { warning: 'TEST ONLY', seedText: k.seedText, seed: k.seed, publicKey: k.publicKey }])),
+  cases: [
+    ...signCases.map(([name, donnees]) => ({ name, kind: 'sign', donnees, canonical: canonical(donnees), signature: signWith('primary', donnees) })),
+    ...verifyCases.map(([name, envelope, expect, trustedPublicKeys, valid]) => ({ name, kind: 'verify', envelope, expect, trustedPublicKeys, valid })),
+  ],
+};
+writeFileSync(new URL('../data/signatures.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
+console.log(`signatures.json: ${file.cases.length} cases`);
