@@ -7,3 +7,15 @@ export { loadCanonicalVectors } from './canonical.js';
 export type { CanonicalCase } from './canonical.js';
 export { loadSignatureVectors } from './signatures.js';
 export type { SignatureCase, SignatureKey, SignatureVectors } from './signatures.js';
+export { loadVerdictVectors } from './verdicts.js';
+export type { VerdictCase, VerdictCaseSettings, VerdictDonnees, VerdictHostInfo, VerdictKeyRecord } from './verdicts.js';
+export { loadClientStateVectors } from './client-states.js';
+export type {
+  ClientStateCase,
+  ClientStateDonnees,
+  ClientStateEnvelope,
+  ClientStateOutcome,
+  ClientStateRecord,
+  ClientStateResult,
+  ClientStateVectors,
+} from './client-states.js';

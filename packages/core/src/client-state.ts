@@ -1,0 +1,260 @@
+import { BACKOFF_MAX_SECONDS, failedCallDelay } from './backoff.js';
+import { describe } from './base64.js';
+import type { Donnees, SignedEnvelope } from './donnees.js';
+import { toPublicKey } from './ed25519.js';
+import { ValidationError } from './validation-error.js';
+import { verifyEnvelope } from './verify-envelope.js';
+
+/**
+ * The client's cache state machine (spec "Client verdict states", DESIGN 6), as one pure step:
+ * from what the cache file holds, what the last call returned (if any) and the time, to what the
+ * product uses and what the client writes back. The TypeScript and PHP clients do the I/O (read
+ * the file, lock, call with a 6 s timeout, write atomically); the decisions are all here, and
+ * `client-states.json` pins them for both.
+ */
+
+/** What a client keeps in its one cache file per (product, key, host). */
+export interface CacheRecord {
+  /** The last verified envelope, or null when no call ever succeeded. */
+  readonly envelope: SignedEnvelope | null;
+  /** Consecutive failed calls. */
+  readonly failures: number;
+  /** Seconds since the epoch; no call before this (back-off). */
+  readonly retryAt: number;
+}
+
+/** What the HTTP call gave: a response (any status), or no response at all. */
+export type CallOutcome =
+  | {
+      readonly type: 'response';
+      readonly status: number;
+      /** The parsed JSON body, or null when there was none or it did not parse: data, not trusted. */
+      readonly body: unknown;
+      /** The raw `Retry-After` header, if any. */
+      readonly retryAfter?: string | null;
+    }
+  | { readonly type: 'failure'; readonly reason: 'network' | 'timeout' };
+
+/**
+ * `fresh`: the cached verdict, before `revalider`. `refreshed`: the verdict this call returned.
+ * `grace`: the cached verdict, kept because the service did not answer usefully (or the client is
+ * in back-off). `lapsed`: no usable verdict; the product runs, with `motif` `reseau`.
+ */
+export type ClientState = 'fresh' | 'refreshed' | 'grace' | 'lapsed';
+
+export interface ClientStepInput {
+  /** Seconds since the epoch. */
+  readonly now: number;
+  /** The parsed cache file as read from disk, or null: NOT trusted. */
+  readonly cache: unknown;
+  /** Absent: "may I use the cache or must I call?". */
+  readonly outcome?: CallOutcome;
+  readonly trustedPublicKeys: readonly (Uint8Array | string)[];
+  /** `nonce`: the one sent with this call. */
+  readonly expect: { readonly hote: string; readonly produit?: string; readonly nonce?: string };
+}
+
+export type ClientStep =
+  | { readonly action: 'call' }
+  | {
+      readonly action: 'use';
+      readonly state: ClientState;
+      readonly donnees: Donnees;
+      /** Whether the product runs: `donnees.ok`, or true on `reseau` (a network failure never blocks). */
+      readonly runs: boolean;
+      /** The record to write, or null to leave the file as it is. */
+      readonly store: CacheRecord | null;
+    };
+
+/**
+ * One step of the client (spec "Client verdict states", DESIGN 6).
+ *
+ * Without `outcome`: a fresh cached verdict is used; otherwise, during back-off, the cached
+ * verdict is used in grace (or the verdict lapses) without a call; otherwise the answer is
+ * `{action: 'call'}`. With `outcome`: a 2xx with a good envelope for this host, product and
+ * nonce is stored and used; anything else is a failed call, which keeps the cached verdict in
+ * grace (or lapses) and starts or lengthens the back-off.
+ *
+ * The cache file and the response are data: whatever they hold, this never throws for them.
+ * Wrong arguments from the calling code throw a ValidationError.
+ */
+export function clientStep(input: ClientStepInput): ClientStep {
+  const { now, trustedPublicKeys, expect, outcome } = checkInput(input);
+  // A cached verdict must name this host and product; the nonce of the call that fetched it is
+  // not checked: it belongs to an old call (DESIGN 2.4, 6).
+  const cachedExpect = expect.produit === undefined ? { hote: expect.hote } : { hote: expect.hote, produit: expect.produit };
+  const record = readRecord(input.cache, trustedPublicKeys, cachedExpect);
+  const cached = record?.envelope ?? null;
+
+  if (outcome === undefined) {
+    if (cached !== null && cached.donnees.revalider > now) {
+      return use('fresh', cached.donnees, null);
+    }
+    if (record !== null && now < record.retryAt) {
+      // A retryAt beyond the longest back-off comes from a tampered file or a clock that went
+      // back: it is cut to one hour and written so, else the cut would move with the clock and
+      // the client would never call again.
+      const limit = now + BACKOFF_MAX_SECONDS;
+      const store = record.retryAt > limit ? { envelope: cached, failures: record.failures, retryAt: limit } : null;
+      return fallBack(cached, now, expect, store);
+    }
+    return { action: 'call' };
+  }
+
+  if (outcome.type === 'response' && isSuccess(outcome.status) && verifyEnvelope(outcome.body, trustedPublicKeys, expect)) {
+    const { donnees, signature } = outcome.body;
+    // Only the two signed members are kept, whatever else the body carried.
+    return use('refreshed', donnees, { envelope: { donnees, signature }, failures: 0, retryAt: 0 });
+  }
+
+  // Any other answer is a failed call (spec "Errors" rule 2, DESIGN 6): non-2xx, 429, transport
+  // failure, timeout, a missing or bad signature, the wrong host, product or nonce.
+  const failures = Math.min((record?.failures ?? 0) + 1, Number.MAX_SAFE_INTEGER);
+  const delay =
+    outcome.type === 'response'
+      ? failedCallDelay({ failures, now, status: outcome.status, retryAfter: outcome.retryAfter })
+      : failedCallDelay({ failures, now });
+  return fallBack(cached, now, expect, { envelope: cached, failures, retryAt: now + delay });
+}
+
+/** Grace with a cached verdict still inside `emis + sursis`, else lapsed (spec "Client verdict states"). */
+function fallBack(
+  cached: SignedEnvelope | null,
+  now: number,
+  expect: ClientStepInput['expect'],
+  store: CacheRecord | null,
+): ClientStep {
+  if (cached !== null && cached.donnees.emis + cached.donnees.sursis > now) {
+    // The cached verdict as it is: a cached signed refusal still stops the product.
+    return use('grace', cached.donnees, store);
+  }
+  return use('lapsed', lapsedDonnees(now, expect), store);
+}
+
+/**
+ * The verdict a client makes up when it has none left (spec "States and transitions": `reseau`
+ * is produced by the client). It is not signed and never stored; the product runs on it.
+ */
+function lapsedDonnees(now: number, expect: ClientStepInput['expect']): Donnees {
+  const donnees: Donnees = {
+    ok: false,
+    motif: 'reseau',
+    domaine: '',
+    essai: false,
+    quand: '',
+    emis: now,
+    revalider: now,
+    sursis: 0,
+    hote: expect.hote,
+  };
+  return expect.produit === undefined ? donnees : { ...donnees, produit: expect.produit };
+}
+
+function use(state: ClientState, donnees: Donnees, store: CacheRecord | null): ClientStep {
+  // Only a signed refusal stops a product; `reseau` never does (spec "What the service does" 8).
+  const runs = state === 'lapsed' ? true : donnees.ok;
+  return { action: 'use', state, donnees, runs, store };
+}
+
+function isSuccess(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
+
+/**
+ * The cache file, if it is a well-formed record whose envelope (when not null) verifies for this
+ * host and product; otherwise null, as if there were no file (spec: "A stored copy whose
+ * signature or host does not match is ignored"). A record whose envelope fails is ignored whole,
+ * back-off included: its counters are no more trustworthy than its verdict. Unknown members are
+ * ignored, so a later client may add some.
+ */
+function readRecord(
+  cache: unknown,
+  trustedPublicKeys: readonly (Uint8Array | string)[],
+  expect: { readonly hote: string; readonly produit?: string },
+): CacheRecord | null {
+  if (typeof cache !== 'object' || cache === null || Array.isArray(cache)) return null;
+  const { envelope, failures, retryAt } = cache as Record<string, unknown>;
+  if (!isCount(failures) || !isCount(retryAt)) return null;
+  if (envelope === null) return { envelope: null, failures, retryAt };
+  if (!verifyEnvelope(envelope, trustedPublicKeys, expect)) return null;
+  return { envelope: { donnees: envelope.donnees, signature: envelope.signature }, failures, retryAt };
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+const OUTCOME_TYPES: readonly unknown[] = ['response', 'failure'];
+const FAILURE_REASONS: readonly unknown[] = ['network', 'timeout'];
+
+/** A wrong tag is quoted (it comes from the calling code, never from a buyer); other values are typed. */
+function name(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : describe(value);
+}
+
+/** Programming errors of the caller, each with an exact message (STYLE: check inputs where they enter). */
+function checkInput(input: ClientStepInput): ClientStepInput {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new ValidationError('input', `input: expected an object, got ${describe(input)}`);
+  }
+  const { now, trustedPublicKeys, expect, outcome } = input;
+  if (typeof now !== 'number' || !Number.isSafeInteger(now) || now < 0) {
+    throw new ValidationError(
+      'now',
+      `now: expected a non-negative integer (seconds), got ${typeof now === 'number' ? String(now) : describe(now)}`,
+    );
+  }
+  // Checked here, not only when an envelope is met, so a misconfigured client fails on its
+  // first run rather than on the first day its cache holds something. Same messages as
+  // verifyEnvelope.
+  if (!Array.isArray(trustedPublicKeys) || trustedPublicKeys.length === 0) {
+    throw new ValidationError(
+      'trustedPublicKeys',
+      `trustedPublicKeys: expected a non-empty array of public keys, got ${describe(trustedPublicKeys)}`,
+    );
+  }
+  trustedPublicKeys.forEach((key, index) => toPublicKey(key, `trustedPublicKeys[${index}]`));
+  if (typeof expect !== 'object' || expect === null || Array.isArray(expect)) {
+    throw new ValidationError('expect', `expect: expected an object, got ${describe(expect)}`);
+  }
+  for (const field of ['hote', 'produit', 'nonce'] as const) {
+    const value = expect[field];
+    if (field !== 'hote' && value === undefined) continue;
+    if (typeof value !== 'string' || value === '') {
+      throw new ValidationError(`expect.${field}`, `expect.${field}: expected a non-empty string, got ${describe(value)}`);
+    }
+  }
+  if (outcome !== undefined) checkOutcome(outcome);
+  return input;
+}
+
+function checkOutcome(outcome: CallOutcome): void {
+  if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) {
+    throw new ValidationError('outcome', `outcome: expected an object, got ${describe(outcome)}`);
+  }
+  if (!OUTCOME_TYPES.includes(outcome.type)) {
+    throw new ValidationError('outcome.type', `outcome.type: expected "response" or "failure", got ${name(outcome.type)}`);
+  }
+  if (outcome.type === 'failure') {
+    if (!FAILURE_REASONS.includes(outcome.reason)) {
+      throw new ValidationError(
+        'outcome.reason',
+        `outcome.reason: expected "network" or "timeout", got ${name(outcome.reason)}`,
+      );
+    }
+    return;
+  }
+  const { status, retryAfter } = outcome;
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
+    throw new ValidationError(
+      'outcome.status',
+      `outcome.status: expected an HTTP status from 100 to 599, got ${typeof status === 'number' ? String(status) : describe(status)}`,
+    );
+  }
+  if (retryAfter !== undefined && retryAfter !== null && typeof retryAfter !== 'string') {
+    throw new ValidationError(
+      'outcome.retryAfter',
+      `outcome.retryAfter: expected a string or null, got ${describe(retryAfter)}`,
+    );
+  }
+}
