@@ -1,5 +1,4 @@
-import { describe } from './base64.js';
-import { ValidationError } from './validation-error.js';
+import { typeName, ValidationError } from './validation-error.js';
 
 /**
  * How long a client waits after a failed call before it calls again (DESIGN 6): without this a
@@ -21,7 +20,7 @@ export function backoffSeconds(failures: number): number {
   if (typeof failures !== 'number' || !Number.isSafeInteger(failures) || failures < 1) {
     throw new ValidationError(
       'failures',
-      `failures: expected a positive integer, got ${typeof failures === 'number' ? String(failures) : describe(failures)}`,
+      `failures: expected a positive integer, got ${typeof failures === 'number' ? String(failures) : typeName(failures)}`,
     );
   }
   let delay = BACKOFF_BASE_SECONDS;
@@ -64,12 +63,12 @@ export function failedCallDelay(call: FailedCall): number {
  */
 export function retryAfterSeconds(value: string, now: number): number | null {
   if (typeof value !== 'string') {
-    throw new ValidationError('retryAfter', `retryAfter: expected a string, got ${describe(value)}`);
+    throw new ValidationError('retryAfter', `retryAfter: expected a string, got ${typeName(value)}`);
   }
   if (!Number.isSafeInteger(now)) {
     throw new ValidationError(
       'now',
-      `now: expected an integer (seconds), got ${typeof now === 'number' ? String(now) : describe(now)}`,
+      `now: expected an integer (seconds), got ${typeof now === 'number' ? String(now) : typeName(now)}`,
     );
   }
   const text = value.replace(/^[ \t]+|[ \t]+$/g, '');

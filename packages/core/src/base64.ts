@@ -1,4 +1,4 @@
-import { ValidationError } from './validation-error.js';
+import { typeName, ValidationError } from './validation-error.js';
 
 // Standard alphabet (RFC 4648 section 4) with padding: what PHP's base64_encode and the service emit.
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -26,7 +26,7 @@ export function tryDecodeBase64(text: string): Uint8Array | null {
 /** Like tryDecodeBase64 but for configuration: throws a ValidationError naming the field. */
 export function decodeBase64(text: unknown, field: string, expectedLength?: number): Uint8Array {
   if (typeof text !== 'string') {
-    throw new ValidationError(field, `${field}: expected a base64 string, got ${describe(text)}`);
+    throw new ValidationError(field, `${field}: expected a base64 string, got ${typeName(text)}`);
   }
   const bytes = tryDecodeBase64(text);
   if (bytes === null) throw new ValidationError(field, `${field}: not canonical padded base64`);
@@ -36,10 +36,3 @@ export function decodeBase64(text: unknown, field: string, expectedLength?: numb
   return bytes;
 }
 
-/** How an unexpected input is named in messages: its type, never its value. */
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (value instanceof Uint8Array) return `Uint8Array(${value.length})`;
-  return typeof value;
-}

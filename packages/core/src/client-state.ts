@@ -1,9 +1,7 @@
 import { BACKOFF_MAX_SECONDS, failedCallDelay } from './backoff.js';
-import { describe } from './base64.js';
 import type { Donnees, SignedEnvelope } from './donnees.js';
-import { toPublicKey } from './ed25519.js';
-import { ValidationError } from './validation-error.js';
-import { verifyEnvelope } from './verify-envelope.js';
+import { typeName, ValidationError } from './validation-error.js';
+import { checkExpectation, checkTrustedPublicKeys, verifyEnvelope } from './verify-envelope.js';
 
 /**
  * The client's cache state machine (spec "Client verdict states", DESIGN 6), as one pure step:
@@ -189,48 +187,32 @@ const FAILURE_REASONS: readonly unknown[] = ['network', 'timeout'];
 
 /** A wrong tag is quoted (it comes from the calling code, never from a buyer); other values are typed. */
 function name(value: unknown): string {
-  return typeof value === 'string' ? JSON.stringify(value) : describe(value);
+  return typeof value === 'string' ? JSON.stringify(value) : typeName(value);
 }
 
 /** Programming errors of the caller, each with an exact message (STYLE: check inputs where they enter). */
 function checkInput(input: ClientStepInput): ClientStepInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new ValidationError('input', `input: expected an object, got ${describe(input)}`);
+    throw new ValidationError('input', `input: expected an object, got ${typeName(input)}`);
   }
   const { now, trustedPublicKeys, expect, outcome } = input;
   if (typeof now !== 'number' || !Number.isSafeInteger(now) || now < 0) {
     throw new ValidationError(
       'now',
-      `now: expected a non-negative integer (seconds), got ${typeof now === 'number' ? String(now) : describe(now)}`,
+      `now: expected a non-negative integer (seconds), got ${typeof now === 'number' ? String(now) : typeName(now)}`,
     );
   }
   // Checked here, not only when an envelope is met, so a misconfigured client fails on its
-  // first run rather than on the first day its cache holds something. Same messages as
-  // verifyEnvelope.
-  if (!Array.isArray(trustedPublicKeys) || trustedPublicKeys.length === 0) {
-    throw new ValidationError(
-      'trustedPublicKeys',
-      `trustedPublicKeys: expected a non-empty array of public keys, got ${describe(trustedPublicKeys)}`,
-    );
-  }
-  trustedPublicKeys.forEach((key, index) => toPublicKey(key, `trustedPublicKeys[${index}]`));
-  if (typeof expect !== 'object' || expect === null || Array.isArray(expect)) {
-    throw new ValidationError('expect', `expect: expected an object, got ${describe(expect)}`);
-  }
-  for (const field of ['hote', 'produit', 'nonce'] as const) {
-    const value = expect[field];
-    if (field !== 'hote' && value === undefined) continue;
-    if (typeof value !== 'string' || value === '') {
-      throw new ValidationError(`expect.${field}`, `expect.${field}: expected a non-empty string, got ${describe(value)}`);
-    }
-  }
+  // first run rather than on the first day its cache holds something.
+  checkTrustedPublicKeys(trustedPublicKeys);
+  checkExpectation(expect);
   if (outcome !== undefined) checkOutcome(outcome);
   return input;
 }
 
 function checkOutcome(outcome: CallOutcome): void {
   if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome)) {
-    throw new ValidationError('outcome', `outcome: expected an object, got ${describe(outcome)}`);
+    throw new ValidationError('outcome', `outcome: expected an object, got ${typeName(outcome)}`);
   }
   if (!OUTCOME_TYPES.includes(outcome.type)) {
     throw new ValidationError('outcome.type', `outcome.type: expected "response" or "failure", got ${name(outcome.type)}`);
@@ -248,13 +230,13 @@ function checkOutcome(outcome: CallOutcome): void {
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) {
     throw new ValidationError(
       'outcome.status',
-      `outcome.status: expected an HTTP status from 100 to 599, got ${typeof status === 'number' ? String(status) : describe(status)}`,
+      `outcome.status: expected an HTTP status from 100 to 599, got ${typeof status === 'number' ? String(status) : typeName(status)}`,
     );
   }
   if (retryAfter !== undefined && retryAfter !== null && typeof retryAfter !== 'string') {
     throw new ValidationError(
       'outcome.retryAfter',
-      `outcome.retryAfter: expected a string or null, got ${describe(retryAfter)}`,
+      `outcome.retryAfter: expected a string or null, got ${typeName(retryAfter)}`,
     );
   }
 }

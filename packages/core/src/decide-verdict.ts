@@ -2,7 +2,7 @@ import type { Donnees, Motif } from './donnees.js';
 import { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';
 import type { HostInfo } from './parse-host.js';
 import { validateNonce, validateProduit } from './request-fields.js';
-import { ValidationError } from './validation-error.js';
+import { isRecord, typeName, ValidationError } from './validation-error.js';
 
 /** Key kinds (DESIGN 3): `buyer` binds N domains, `trial` is time-limited, `dev` runs anywhere. */
 export const KEY_KINDS = ['buyer', 'trial', 'dev'] as const;
@@ -276,15 +276,7 @@ function checkKey(value: unknown): CheckedKey | null {
   return { kind, ended, expiresAt, products, sites, domains };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
 
 function integer(field: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number') {

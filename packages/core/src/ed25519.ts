@@ -1,9 +1,9 @@
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { decodeBase64, describe, encodeBase64 } from './base64.js';
+import { decodeBase64, encodeBase64 } from './base64.js';
 import { canonicalBytes } from './canonical-json.js';
 import type { Donnees, SignedEnvelope } from './donnees.js';
-import { ValidationError } from './validation-error.js';
+import { typeName, ValidationError } from './validation-error.js';
 
 // noble's synchronous API needs a SHA-512; this is its documented configuration, set once.
 ed.hashes.sha512 ??= sha512;
@@ -37,7 +37,7 @@ export function publicKeyOf(seed: Uint8Array): Uint8Array {
 export function signDonnees(donnees: Donnees, signer: Signer): SignedEnvelope {
   const signature = signer.sign(canonicalBytes(donnees));
   if (!(signature instanceof Uint8Array) || signature.length !== 64) {
-    throw new ValidationError('signature', `signer: expected a 64-byte signature, got ${describe(signature)}`);
+    throw new ValidationError('signature', `signer: expected a 64-byte signature, got ${typeName(signature)}`);
   }
   return { donnees, signature: encodeBase64(signature) };
 }
@@ -71,7 +71,7 @@ export function toPublicKey(key: Uint8Array | string, field = 'publicKey'): Uint
 
 function checkBytes(value: unknown, length: number | undefined, field: string): Uint8Array {
   if (!(value instanceof Uint8Array)) {
-    throw new ValidationError(field, `${field}: expected a Uint8Array, got ${describe(value)}`);
+    throw new ValidationError(field, `${field}: expected a Uint8Array, got ${typeName(value)}`);
   }
   if (length !== undefined && value.length !== length) {
     throw new ValidationError(field, `${field}: expected ${length} bytes, got ${value.length}`);

@@ -1,4 +1,4 @@
-import { ValidationError } from './validation-error.js';
+import { typeName, ValidationError } from './validation-error.js';
 
 /**
  * The last second whose ISO 8601 form keeps a four-digit year: 9999-12-31T23:59:59Z. Beyond it
@@ -31,8 +31,3 @@ export function formatQuand(seconds: number): string {
   return `${new Date(value * 1000).toISOString().slice(0, 19)}Z`;
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}

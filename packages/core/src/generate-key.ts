@@ -1,5 +1,4 @@
-import { describe } from './base64.js';
-import { ValidationError } from './validation-error.js';
+import { typeName, ValidationError } from './validation-error.js';
 
 /** Crockford's base32 alphabet: digits and letters without I, L, O, U (DESIGN 2.1). */
 export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -18,11 +17,11 @@ export type RandomBytes = (length: number) => Uint8Array;
  */
 export function generateKey(random: RandomBytes): string {
   if (typeof random !== 'function') {
-    throw new ValidationError('random', `random: expected a function, got ${describe(random)}`);
+    throw new ValidationError('random', `random: expected a function, got ${typeName(random)}`);
   }
   const bytes = random(KEY_LENGTH);
   if (!(bytes instanceof Uint8Array) || bytes.length !== KEY_LENGTH) {
-    throw new ValidationError('random', `random: expected ${KEY_LENGTH} bytes, got ${describe(bytes)}`);
+    throw new ValidationError('random', `random: expected ${KEY_LENGTH} bytes, got ${typeName(bytes)}`);
   }
   let key = '';
   for (const byte of bytes) key += CROCKFORD_ALPHABET[byte & 0x1f];

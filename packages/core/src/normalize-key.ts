@@ -1,5 +1,4 @@
-import { describe } from './base64.js';
-import { ValidationError } from './validation-error.js';
+import { typeName, ValidationError } from './validation-error.js';
 
 /** DESIGN 2.1: a raw `cle` longer than this (JavaScript string length) is refused before anything else. */
 export const MAX_RAW_KEY_LENGTH = 1024;
@@ -14,7 +13,7 @@ export const MAX_RAW_KEY_LENGTH = 1024;
  */
 export function normalizeKey(raw: unknown): string {
   if (typeof raw !== 'string') {
-    throw new ValidationError('cle', `cle: expected a string, got ${describe(raw)}`);
+    throw new ValidationError('cle', `cle: expected a string, got ${typeName(raw)}`);
   }
   if (raw.length > MAX_RAW_KEY_LENGTH) {
     throw new ValidationError('cle', `cle: longer than ${MAX_RAW_KEY_LENGTH} characters`);

@@ -1,4 +1,4 @@
-import { ValidationError } from './validation-error.js';
+import { typeName, ValidationError } from './validation-error.js';
 
 /**
  * The two optional request fields of our protocol extension (DESIGN 2.4): `produit` binds a
@@ -59,8 +59,3 @@ function validateField(
   return value;
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}

@@ -22,3 +22,16 @@ export class ValidationError extends TypeError {
 export function isValidationError(error: unknown): error is ValidationError {
   return error instanceof ValidationError;
 }
+
+/** How an unexpected input is named in messages: its type, never its value (it may be a key). */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (value instanceof Uint8Array) return `Uint8Array(${value.length})`;
+  return typeof value;
+}
+
+/** A JSON-like object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

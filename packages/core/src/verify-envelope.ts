@@ -1,8 +1,8 @@
-import { describe, tryDecodeBase64 } from './base64.js';
+import { tryDecodeBase64 } from './base64.js';
 import { canonicalBytes } from './canonical-json.js';
 import type { SignedEnvelope } from './donnees.js';
 import { toPublicKey, verifySignature } from './ed25519.js';
-import { ValidationError } from './validation-error.js';
+import { isRecord, typeName, ValidationError } from './validation-error.js';
 
 /** What the caller knows independently of the answer, and the answer must repeat. */
 export interface EnvelopeExpectation {
@@ -36,12 +36,12 @@ export function verifyEnvelope(
   trustedPublicKeys: readonly (Uint8Array | string)[],
   expect: EnvelopeExpectation,
 ): envelope is SignedEnvelope {
-  const keys = checkKeys(trustedPublicKeys);
+  const keys = checkTrustedPublicKeys(trustedPublicKeys);
   checkExpectation(expect);
 
-  if (!isPlainObject(envelope)) return false;
+  if (!isRecord(envelope)) return false;
   const { donnees, signature } = envelope;
-  if (!isPlainObject(donnees) || typeof signature !== 'string') return false;
+  if (!isRecord(donnees) || typeof signature !== 'string') return false;
   if (!hasVerdictShape(donnees)) return false;
 
   if (donnees.hote !== expect.hote) return false;
@@ -62,25 +62,27 @@ export function verifyEnvelope(
   return keys.some((key) => verifySignature(signatureBytes, message, key));
 }
 
-function checkKeys(trustedPublicKeys: readonly (Uint8Array | string)[]): Uint8Array[] {
+/** Checks a list of trusted public keys (bytes or base64) and decodes it; throws ValidationError. */
+export function checkTrustedPublicKeys(trustedPublicKeys: readonly (Uint8Array | string)[]): Uint8Array[] {
   if (!Array.isArray(trustedPublicKeys) || trustedPublicKeys.length === 0) {
     throw new ValidationError(
       'trustedPublicKeys',
-      `trustedPublicKeys: expected a non-empty array of public keys, got ${describe(trustedPublicKeys)}`,
+      `trustedPublicKeys: expected a non-empty array of public keys, got ${typeName(trustedPublicKeys)}`,
     );
   }
   return trustedPublicKeys.map((key, index) => toPublicKey(key, `trustedPublicKeys[${index}]`));
 }
 
-function checkExpectation(expect: EnvelopeExpectation): void {
-  if (!isPlainObject(expect)) {
-    throw new ValidationError('expect', `expect: expected an object, got ${describe(expect)}`);
+/** Checks what a caller expects in `donnees`; throws ValidationError. */
+export function checkExpectation(expect: EnvelopeExpectation): void {
+  if (!isRecord(expect)) {
+    throw new ValidationError('expect', `expect: expected an object, got ${typeName(expect)}`);
   }
   for (const field of ['hote', 'produit', 'nonce'] as const) {
     const value = expect[field];
     if (field !== 'hote' && value === undefined) continue;
     if (typeof value !== 'string' || value === '') {
-      throw new ValidationError(`expect.${field}`, `expect.${field}: expected a non-empty string, got ${describe(value)}`);
+      throw new ValidationError(`expect.${field}`, `expect.${field}: expected a non-empty string, got ${typeName(value)}`);
     }
   }
 }
@@ -95,6 +97,3 @@ function hasVerdictShape(donnees: Record<string, unknown>): boolean {
   );
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -19,3 +19,5 @@ export type {
   ClientStateResult,
   ClientStateVectors,
 } from './client-states.js';
+export { loadHostVectors } from './hosts.js';
+export type { HostAcceptedCase, HostCase, HostRejectedCase } from './hosts.js';
