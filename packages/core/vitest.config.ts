@@ -10,6 +10,9 @@ export default defineConfig({
   },
   test: {
     include: ['src/**/*.test.ts'],
+    // The JSON report lets .ci/run print one plain "N passed, N failed" line for the whole suite.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results.json' },
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
