@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectValidationError } from '../test/validation-error-support.js';
 import { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';
 import { ValidationError } from './validation-error.js';
 
@@ -49,7 +50,7 @@ describe('formatQuand', () => {
       'quand: expected an integer from 0 to 253402300799, got 9007199254740991',
     ],
   ])('refuses %s', (seconds, message) => {
-    expectValidationError(() => formatQuand(seconds), message);
+    expectValidationError(() => formatQuand(seconds), 'quand', message);
   });
 
   it.each([
@@ -61,19 +62,7 @@ describe('formatQuand', () => {
   ])('refuses the non-number %o', (value, message) => {
     // A JavaScript caller can hand anything; the boundary check must not trust the type.
     const call = formatQuand as (value: unknown) => string;
-    expectValidationError(() => call(value), message);
+    expectValidationError(() => call(value), 'quand', message);
   });
 });
 
-/** The call throws a ValidationError on field `quand` with exactly this message. */
-function expectValidationError(call: () => unknown, message: string): void {
-  let error: unknown;
-  try {
-    call();
-  } catch (caught) {
-    error = caught;
-  }
-  expect(error).toBeInstanceOf(ValidationError);
-  expect(error).toBeInstanceOf(TypeError);
-  expect(error).toMatchObject({ field: 'quand', message });
-}

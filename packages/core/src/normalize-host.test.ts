@@ -1,16 +1,9 @@
 import { loadHostVectors } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../test/validation-error-support.js';
 import { MAX_URL_LENGTH, normalizeHost } from './normalize-host.js';
 import { ValidationError } from './validation-error.js';
 
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 function expectRefusal(url: unknown, message: string): void {
   const error = thrown(() => normalizeHost(url));

@@ -1,17 +1,10 @@
 import { loadHostVectors } from '@licence/vectors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../test/validation-error-support.js';
 import { type HostInfo, parseHost } from './parse-host.js';
 import { ValidationError } from './validation-error.js';
 
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('parseHost (DESIGN 2.2, 2.3)', () => {
   it('gives the host, its registrable domain and whether it is a test host', () => {

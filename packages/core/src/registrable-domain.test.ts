@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../test/validation-error-support.js';
 import { registrableDomain } from './registrable-domain.js';
 import { ValidationError } from './validation-error.js';
 
@@ -96,14 +97,6 @@ describe('registrableDomain: IP addresses', () => {
   });
 });
 
-function thrown(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('registrableDomain: input checks', () => {
   it.each([

@@ -1,19 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectValidationError } from '../test/validation-error-support.js';
 import { validateNonce, validateProduit } from './request-fields.js';
 import { ValidationError } from './validation-error.js';
 
-/** The call throws a ValidationError on `field` with exactly this message. */
-function expectValidationError(call: () => unknown, field: string, message: string): void {
-  let error: unknown;
-  try {
-    call();
-  } catch (caught) {
-    error = caught;
-  }
-  expect(error).toBeInstanceOf(ValidationError);
-  expect(error).toMatchObject({ field, message });
-}
 
 const PRODUIT_ALPHABET = [...'abcdefghijklmnopqrstuvwxyz0123456789._-'];
 const NONCE_ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'];

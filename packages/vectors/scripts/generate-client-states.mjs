@@ -3,38 +3,10 @@
 // computes Ed25519 signatures with node:crypto (OpenSSL, independent of @licence/core's noble
 // code) over the TEST ONLY seeds, and makes deliberately broken envelopes from them.
 // Run: node scripts/generate-client-states.mjs
-import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { keys, signWith } from './test-keys.mjs';
 
-// TEST ONLY seeds (the same as signatures.json): public, printable, never to sign anything real.
-const SEEDS = {
-  primary: 'TEST ONLY - never sign real data',
-  rotation: 'TEST ONLY - second key, rotation',
-  untrusted: "TEST ONLY - an attacker's seed!!",
-};
-
-const keys = Object.fromEntries(
-  Object.entries(SEEDS).map(([name, text]) => {
-    const seed = Buffer.from(text, 'ascii');
-    if (seed.length !== 32) throw new Error(`${name} seed must be 32 bytes`);
-    const privateKey = createPrivateKey({
-      key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
-      format: 'der',
-      type: 'pkcs8',
-    });
-    const publicKey = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
-    return [name, { seedText: text, publicKey: publicKey.toString('base64'), privateKey }];
-  }),
-);
-if (keys.primary.publicKey !== 't+BgdQhT722WYlxoHMJmOlp3AQMS2RH6uZGgkKbs/l0=') throw new Error('primary key mismatch');
-
-// DESIGN 2.6 for these flat ASCII objects: keys sorted (UTF-8 byte order), JSON.stringify.
-const canonical = (donnees) =>
-  JSON.stringify(Object.fromEntries(Object.entries(donnees).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))));
-const signed = (donnees, key = 'primary') => ({
-  donnees,
-  signature: sign(null, Buffer.from(canonical(donnees), 'utf8'), keys[key].privateKey).toString('base64'),
-});
+const signed = (donnees, key = 'primary') => ({ donnees, signature: signWith(key, donnees) });
 /** A field changed after signing: the signature no longer matches. */
 const tampered = (envelope, changes) => ({ donnees: { ...envelope.donnees, ...changes }, signature: envelope.signature });
 /** The cache file's content. */

@@ -2,34 +2,8 @@
 // implementation independent of @licence/core (which uses @noble/ed25519), so core's tests
 // check one implementation against the other. Expected verification results are stated by hand.
 // Run: node scripts/generate-signatures.mjs
-import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-
-// TEST ONLY seeds: public, printable, never to sign anything real.
-const SEEDS = {
-  primary: 'TEST ONLY - never sign real data',
-  rotation: 'TEST ONLY - second key, rotation',
-  untrusted: "TEST ONLY - an attacker's seed!!",
-};
-
-const keys = Object.fromEntries(
-  Object.entries(SEEDS).map(([name, text]) => {
-    const seed = Buffer.from(text, 'ascii');
-    if (seed.length !== 32) throw new Error(`${name} seed must be 32 bytes`);
-    const privateKey = createPrivateKey({
-      key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
-      format: 'der',
-      type: 'pkcs8',
-    });
-    const publicKey = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
-    return [name, { seedText: text, seed: seed.toString('base64'), publicKey: publicKey.toString('base64'), privateKey }];
-  }),
-);
-
-// Sorted keys + JSON.stringify: the canonical form of DESIGN 2.6 for these flat ASCII objects
-// (canonical.json covers the hard cases of the form itself).
-const canonical = (donnees) => JSON.stringify(Object.fromEntries(Object.entries(donnees).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
-const signWith = (keyName, donnees) => sign(null, Buffer.from(canonical(donnees), 'utf8'), keys[keyName].privateKey).toString('base64');
+import { canonical, keys, signBytes, signWith } from './test-keys.mjs';
 
 const EMIS = 1795342440; // 2026-11-22T10:14:00Z
 const base = { domaine: 'exemple.fr', emis: EMIS, essai: false, hote: 'exemple.fr', motif: '', ok: true, quand: '', revalider: EMIS + 86400, sursis: 2592000 };
@@ -93,8 +67,8 @@ const verifyCases = [
   ['key rotation: the old key still verifies while trusted', good, { hote: 'exemple.fr' }, [keys.rotation.publicKey, P], true],
   ['key rotation: a key no longer trusted', good, { hote: 'exemple.fr' }, [keys.rotation.publicKey], false],
   ['a later field signed by the service is covered and accepted', { donnees: extra, signature: signWith('primary', extra) }, { hote: 'exemple.fr' }, [P], true],
-  ['signature over the raw pretty-printed bytes, not the canonical form', { donnees: base, signature: sign(null, Buffer.from(JSON.stringify(base, null, 1)), keys.primary.privateKey).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
-  ['signature over unsorted keys', { donnees: base, signature: sign(null, Buffer.from(JSON.stringify({ ok: base.ok, ...base })), keys.primary.privateKey).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
+  ['signature over the raw pretty-printed bytes, not the canonical form', { donnees: base, signature: signBytes('primary', Buffer.from(JSON.stringify(base, null, 1))) }, { hote: 'exemple.fr' }, [P], false],
+  ['signature over unsorted keys', { donnees: base, signature: signBytes('primary', Buffer.from(JSON.stringify({ ok: base.ok, ...base }))) }, { hote: 'exemple.fr' }, [P], false],
   ['S + L (a malleated signature) is refused', { donnees: base, signature: sPlusL }, { hote: 'exemple.fr' }, [P], false],
   ['a truncated signature (63 bytes)', { donnees: base, signature: sigBytes.subarray(0, 63).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
   ['a signature with a byte appended (65 bytes)', { donnees: base, signature: Buffer.concat([sigBytes, Buffer.from([0])]).toString('base64') }, { hote: 'exemple.fr' }, [P], false],
