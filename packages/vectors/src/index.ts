@@ -21,3 +21,5 @@ export type {
 } from './client-states.js';
 export { loadHostVectors } from './hosts.js';
 export type { HostAcceptedCase, HostCase, HostRejectedCase } from './hosts.js';
+export { loadHttpVectors } from './http.js';
+export type { HttpCase, HttpVectorExpect, HttpVectorRequest, HttpVectorStep, HttpVectors } from './http.js';

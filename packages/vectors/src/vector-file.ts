@@ -16,7 +16,7 @@ export interface VectorFile<Case> {
 }
 
 /** The names of the vector files in `data/` (without `.json`). */
-export type VectorName = 'keys' | 'hosts' | 'canonical' | 'signatures' | 'verdicts' | 'client-states';
+export type VectorName = 'keys' | 'hosts' | 'canonical' | 'signatures' | 'verdicts' | 'client-states' | 'http';
 
 /** Absolute path of a vector file, for implementations that read the JSON themselves. */
 export function vectorPath(name: VectorName): string {

@@ -2,10 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadVectors, vectorPath, type VectorName } from './vector-file.js';
 
-const NAMES: VectorName[] = ['keys', 'hosts', 'canonical', 'signatures', 'verdicts', 'client-states'];
+const NAMES: VectorName[] = ['keys', 'hosts', 'canonical', 'signatures', 'verdicts', 'client-states', 'http'];
 
 describe('vector files', () => {
-  it('are exactly the six named files', () => {
+  it('are exactly the named files', () => {
     const dir = vectorPath('keys').replace(/keys\.json$/, '');
     expect(readdirSync(dir).filter((file) => file.endsWith('.json')).sort()).toEqual(
       NAMES.map((name) => `${name}.json`).sort(),
