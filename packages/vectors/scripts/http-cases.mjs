@@ -191,7 +191,7 @@ const cases = [
     ['GuzzleHttp', 'GuzzleHttp/7'],
     ['libwww-perl', 'libwww-perl/6.72'],
   ].map(([label, ua]) => ({ name: `a default User-Agent is 403: ${label}`, steps: [
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(403, 'forbidden-user-agent', { 'access-control-allow-origin': '*' }), { headers: { 'user-agent': ua } }),
+    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(403, 'user-agent-blocked', { 'access-control-allow-origin': '*' }), { headers: { 'user-agent': ua } }),
   ] })),
   { name: 'a product User-Agent that mentions a library is not blocked', steps: [
     check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), { headers: { 'user-agent': 'MonTheme/2.1 (WordPress; curl)' } }),
@@ -205,8 +205,8 @@ const cases = [
     check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), { headers: { 'content-type': 'Application/JSON' } }),
   ] },
   { name: 'a body over 8 KiB is 413', steps: [
-    { request: { method: 'POST', path: '/api/licence', rawRepeat: { text: 'x', times: 8193 } }, expect: problem(413, 'payload-too-large') },
-    { request: { method: 'POST', path: '/api/licence', rawRepeat: { text: ' ', times: 8170 }, raw: '{"cle":"AAAAA","url":"exemple.fr"}' }, expect: problem(413, 'payload-too-large') },
+    { request: { method: 'POST', path: '/api/licence', rawRepeat: { text: 'x', times: 8193 } }, expect: problem(413, 'body-too-large') },
+    { request: { method: 'POST', path: '/api/licence', rawRepeat: { text: ' ', times: 8170 }, raw: '{"cle":"AAAAA","url":"exemple.fr"}' }, expect: problem(413, 'body-too-large') },
   ] },
   { name: 'a body of exactly 8 KiB is read', steps: [
     { request: { method: 'POST', path: '/api/licence', raw: '{"cle":"AAAAA","url":"exemple.fr"}', rawRepeat: { text: ' ', times: 8158 } }, expect: refused('inconnue', {}) },
@@ -247,7 +247,7 @@ const cases = [
     check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {})),
   ] },
   { name: 'rate limit: 404, 405 and 403 do not count; 400 and 415 do', steps: [
-    { repeat: 40, ...check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(403, 'forbidden-user-agent'), { headers: { 'user-agent': 'curl/8' } }) },
+    { repeat: 40, ...check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(403, 'user-agent-blocked'), { headers: { 'user-agent': 'curl/8' } }) },
     { repeat: 40, request: { method: 'GET', path: '/api/licence' }, expect: { status: 405 } },
     { repeat: 40, ...check({}, problem(404, 'not-found'), { path: '/api/x' }) },
     { repeat: 29, request: { method: 'POST', path: '/api/licence', raw: '{' }, expect: problem(400, 'invalid-request') },
