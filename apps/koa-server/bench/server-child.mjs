@@ -1,0 +1,51 @@
+// One benchmarked server, run by bench/run.mjs under `taskset -c 0`: `koa` is the real service
+// (Koa + @licence/service + the SQLite store seeded by run.mjs), `bare` is the baseline: node:http
+// that only parses the body and signs a fixed verdict with node:crypto (issue 3, "Benchmark").
+// Prints "listening <port>" once it accepts connections.
+import { createPrivateKey, randomBytes, sign } from 'node:crypto';
+import { createServer } from 'node:http';
+
+const [kind, dataFile, seedBase64] = process.argv.slice(2);
+const seed = Buffer.from(seedBase64, 'base64');
+
+let handler;
+if (kind === 'bare') {
+  const key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
+  const donnees = { domaine: 'exemple.fr', emis: 1795342440, essai: false, hote: 'exemple.fr', motif: '', ok: true, quand: '', revalider: 1795428840, sursis: 2592000 };
+  const canonical = Buffer.from(JSON.stringify(donnees));
+  handler = (req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      const body = JSON.stringify({ donnees, signature: sign(null, canonical, key).toString('base64') });
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(body);
+    });
+  };
+} else {
+  const { createService, createMemoryRateLimiter, createNodeSigner } = await import('@licence/service');
+  const { openSqliteStore } = await import('@licence/store-sqlite');
+  const { createApp } = await import('../dist/index.js');
+  const silent = { debug() {}, info() {}, warn() {}, error: (fields, message) => console.error(message, fields) };
+  const store = openSqliteStore({ file: dataFile });
+  const service = createService({
+    store,
+    rateLimiter: createMemoryRateLimiter(),
+    clock: { now: () => Date.now() },
+    signer: createNodeSigner(seed),
+    logger: silent,
+    random: (n) => randomBytes(n),
+    trustProxy: { hops: 1 },
+  });
+  handler = createApp({ service, logger: silent }).callback();
+}
+
+const server = createServer(handler);
+server.keepAliveTimeout = 30_000;
+server.listen(0, '127.0.0.1', () => console.log(`listening ${server.address().port}`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { createKeyAdmin, createMemoryStore, isHttpError } from '@licence/service';
+import { describe, expect, it } from 'vitest';
+import { captureLogs } from '../test/capture-logs.js';
+import { runAdminAction } from './admin-command.js';
+import { parseCliArgs } from './cli-args.js';
+
+/** The CLI's admin commands on the service's real key administration (an in-memory store). */
+function admin() {
+  const { logger } = captureLogs();
+  return createKeyAdmin({
+    store: createMemoryStore(),
+    clock: { now: Date.now },
+    random: (length) => new Uint8Array(randomBytes(length)),
+    logger,
+  });
+}
+
+async function run(keyAdmin: ReturnType<typeof admin>, argv: string[]): Promise<Record<string, unknown>> {
+  const command = parseCliArgs(argv);
+  if (command.kind !== 'admin') throw new Error(`not an admin command: ${JSON.stringify(command)}`);
+  return (await runAdminAction(keyAdmin, command.action)) as Record<string, unknown>;
+}
+
+describe('runAdminAction', () => {
+  it('runs each command as the admin API operation it stands for', async () => {
+    const keyAdmin = admin();
+    expect(await run(keyAdmin, ['product', 'add', 'theme', '--author', 'me', '--name', 'Thème'])).toEqual({
+      id: 'theme',
+      author: 'me',
+      name: 'Thème',
+    });
+    const issued = await run(keyAdmin, ['key', 'issue', '--produit', 'theme', '--kind', 'buyer', '--sites', '2']);
+    expect(issued).toMatchObject({ produit: 'theme', kind: 'buyer', sites: 2, expire: null });
+    const cle = String(issued.cle);
+    expect(await run(keyAdmin, ['key', 'show', cle])).toMatchObject({ status: 'active', domains: [] });
+    const transferred = await run(keyAdmin, ['key', 'transfer', cle, '--to', 'exemple.fr']);
+    const moved = String(transferred.cle);
+    expect(await run(keyAdmin, ['key', 'show', moved])).toMatchObject({ domains: [expect.objectContaining({ domain: 'exemple.fr' })] });
+    const regenerated = String((await run(keyAdmin, ['key', 'regenerate', moved])).cle);
+    expect(await run(keyAdmin, ['key', 'revoke', regenerated, '--reason', 'fraud'])).toMatchObject({ status: 'revocation' });
+    expect(await run(keyAdmin, ['key', 'show', regenerated])).toMatchObject({ status: 'revocation', reason: 'fraud' });
+    expect(await run(keyAdmin, ['installations', 'theme'])).toMatchObject({ produit: 'theme', count: 0 });
+    expect(await run(keyAdmin, ['purge'])).toEqual({ erased: 0 });
+  });
+
+  it('lets the service refuse: an HttpError with its status', async () => {
+    const keyAdmin = admin();
+    const error: unknown = await run(keyAdmin, ['key', 'issue', '--produit', 'nothing', '--kind', 'buyer']).catch((e: unknown) => e);
+    expect(isHttpError(error) && error.status).toBe(404);
+  });
+});

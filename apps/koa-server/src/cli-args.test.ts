@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArgs } from './cli-args.js';
+
+const KEY = 'GNZ76-1VG7G-9DKMJ-VN3ZG-QSJXJ';
+const NORMALISED = 'GNZ761VG7G9DKMJVN3ZGQSJXJ';
+
+describe('parseCliArgs (DESIGN 7)', () => {
+  it.each([[[]], [['--help']], [['-h']], [['help']]])('%j prints the usage', (argv) => {
+    const command = parseCliArgs(argv);
+    expect(command.kind).toBe('help');
+    expect(command.kind === 'help' && command.text).toContain('licence key issue --produit <id> --kind buyer|trial|dev');
+  });
+
+  it('serve', () => {
+    expect(parseCliArgs(['serve'])).toEqual({ kind: 'serve' });
+  });
+
+  it('keygen needs --out or --print-seed', () => {
+    expect(parseCliArgs(['keygen', '--out', 'k'])).toEqual({ kind: 'keygen', out: 'k', printSeed: false, json: false });
+    expect(parseCliArgs(['keygen', '--print-seed', '--json'])).toEqual({ kind: 'keygen', printSeed: true, json: true });
+    expect(parseCliArgs(['keygen'])).toEqual({
+      kind: 'usage',
+      message: 'keygen: give --out FILE to write a new signing key (mode 0600), or --print-seed to print it',
+    });
+  });
+
+  it('product add', () => {
+    expect(parseCliArgs(['product', 'add', 'theme', '--author', 'me', '--name', 'Mon thème', '--json'])).toEqual({
+      kind: 'admin',
+      json: true,
+      action: { name: 'product add', id: 'theme', author: 'me', productName: 'Mon thème' },
+    });
+    expect(parseCliArgs(['product', 'add', 'theme', '--author', 'me']).kind).toBe('usage');
+  });
+
+  it('key issue with every option', () => {
+    expect(
+      parseCliArgs(['key', 'issue', '--produit', 'theme', '--kind', 'trial', '--sites', '3', '--expire', '2027-01-01T00:00:00Z']),
+    ).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'key issue', produit: 'theme', kind: 'trial', sites: 3, expire: '2027-01-01T00:00:00Z' },
+    });
+  });
+
+  it.each([
+    [['key', 'issue', '--kind', 'buyer'], 'key issue: --produit is required'],
+    [['key', 'issue', '--produit', 'p'], 'key issue: --kind must be one of buyer, trial, dev'],
+    [['key', 'issue', '--produit', 'p', '--kind', 'gold'], 'key issue: --kind must be one of buyer, trial, dev, got "gold"'],
+    [['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--sites', 'two'], 'key issue: --sites must be a whole number, got "two"'],
+    [['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--bogus'], "key issue: Unknown option '--bogus'"],
+    [['frobnicate'], 'unknown command "frobnicate"'],
+    [['key', 'frobnicate'], 'unknown command "key frobnicate"'],
+    [['key', 'show'], 'key show: expected <cle>, got 0'],
+    [['purge', 'extra'], 'purge: expected no argument, got 1'],
+  ])('%j is a usage error', (argv, start) => {
+    const command = parseCliArgs(argv);
+    expect(command.kind).toBe('usage');
+    expect(command.kind === 'usage' && command.message.startsWith(start)).toBe(true);
+  });
+
+  it('normalises the key of key commands (DESIGN 2.1)', () => {
+    expect(parseCliArgs(['key', 'show', KEY])).toEqual({ kind: 'admin', json: false, action: { name: 'key show', cle: NORMALISED } });
+    expect(parseCliArgs(['key', 'regenerate', KEY.toLowerCase(), '--json'])).toEqual({
+      kind: 'admin',
+      json: true,
+      action: { name: 'key regenerate', cle: NORMALISED },
+    });
+    expect(parseCliArgs(['key', 'transfer', KEY, '--from', 'a.fr', '--to', 'b.fr'])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'key transfer', cle: NORMALISED, from: 'a.fr', to: 'b.fr' },
+    });
+    expect(parseCliArgs(['key', 'revoke', KEY, '--reason', 'fraud'])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'key revoke', cle: NORMALISED, reason: 'fraud' },
+    });
+  });
+
+  it('refuses a key with no letter or digit', () => {
+    expect(parseCliArgs(['key', 'show', '.*.'])).toEqual({ kind: 'usage', message: 'cle: holds no letter or digit' });
+  });
+
+  it('installations and purge', () => {
+    expect(parseCliArgs(['installations', 'theme', '--json'])).toEqual({
+      kind: 'admin',
+      json: true,
+      action: { name: 'installations', produit: 'theme' },
+    });
+    expect(parseCliArgs(['purge'])).toEqual({ kind: 'admin', json: false, action: { name: 'purge' } });
+  });
+
+  it('per-command help', () => {
+    const command = parseCliArgs(['key', 'transfer', '--help']);
+    expect(command.kind === 'help' && command.text).toContain('licence key transfer <cle> [--from <host>] [--to <host>]');
+    const group = parseCliArgs(['key']);
+    expect(group.kind === 'help' && group.text).toContain('licence key revoke');
+  });
+});

@@ -1,0 +1,35 @@
+import type { Duplex } from 'node:stream';
+import { problemBody } from '@licence/service';
+import type { Logger } from '@licence/service';
+
+/**
+ * Requests Node cannot even parse (broken HTTP, headers too large, too slow) never reach Koa.
+ * Node would answer them with an empty text answer; DESIGN 2 wants problem+json on every error,
+ * so they get one here, written straight on the socket (RFC 9112: the connection then closes).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex, logger: Logger): void {
+  logger.debug({ code: error.code ?? 'unknown' }, 'unparsable HTTP request');
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, title] = clientErrorStatus(error.code);
+  const body = JSON.stringify(
+    problemBody('invalid-request', 'the request is not valid HTTP/1.1 or exceeds the server limits', status),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\n` +
+      'Content-Type: application/problem+json\r\n' +
+      'Cache-Control: no-store\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/** Status and RFC 9110 reason phrase for Node's parser error codes. */
+export function clientErrorStatus(code: string | undefined): readonly [number, string] {
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large'];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout'];
+  return [400, 'Bad Request'];
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { decodeSeed, loadConfig } from './config.js';
+import type { ConfigResult, ServerConfig } from './config.js';
+
+const CWD = '/srv/licence';
+// 32 bytes of 0x01, base64: a valid seed for these tests only.
+const SEED = Buffer.alloc(32, 1).toString('base64');
+
+function ok(result: ConfigResult): ServerConfig {
+  if (!result.ok) throw new Error(`expected a config, got: ${result.errors.join(' | ')}`);
+  return result.config;
+}
+
+function errors(result: ConfigResult): readonly string[] {
+  if (result.ok) throw new Error('expected errors, got a config');
+  return result.errors;
+}
+
+describe('loadConfig defaults (DESIGN 7)', () => {
+  it('serves on 127.0.0.1:8080 with ./data, SQLite, the embedded key, no admin API, no proxy, info logs', () => {
+    const config = ok(loadConfig({}, CWD));
+    expect(config).toEqual({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: '/srv/licence/data',
+      database: { kind: 'sqlite', file: '/srv/licence/data/licence.db' },
+      signingKey: { kind: 'embedded', path: '/srv/licence/data/signing-key' },
+      adminToken: undefined,
+      trustProxy: undefined,
+      logLevel: 'info',
+      logLevelSet: false,
+    });
+  });
+
+  it('treats an empty or blank variable as unset', () => {
+    const config = ok(loadConfig({ HOST: '', PORT: ' ', LICENCE_ADMIN_TOKEN: '', TRUST_PROXY: '', LOG_LEVEL: '' }, CWD));
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.port).toBe(8080);
+    expect(config.adminToken).toBeUndefined();
+  });
+});
+
+describe('HOST', () => {
+  it.each(['0.0.0.0', '::', '::1', 'localhost', 'licence.internal'])('accepts %s', (host) => {
+    expect(ok(loadConfig({ HOST: host }, CWD)).host).toBe(host);
+  });
+  it.each(['exemple fr', 'http://x', 'a/b'])('refuses %j with one line naming HOST', (host) => {
+    const lines = errors(loadConfig({ HOST: host }, CWD));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^HOST: /);
+  });
+});
+
+describe('PORT', () => {
+  it.each([['0', 0], ['80', 80], ['65535', 65535], ['08080', 8080]])('accepts %s', (raw, port) => {
+    expect(ok(loadConfig({ PORT: raw }, CWD)).port).toBe(port);
+  });
+  it.each(['65536', '-1', '80.5', 'http', '1e3', '123456'])('refuses %s', (raw) => {
+    expect(errors(loadConfig({ PORT: raw }, CWD))).toEqual([`PORT: expected an integer 0..65535, got "${raw}"`]);
+  });
+});
+
+describe('LICENCE_DATA_DIR', () => {
+  it('resolves a relative folder against the working directory and keeps an absolute one', () => {
+    expect(ok(loadConfig({ LICENCE_DATA_DIR: 'var/lib' }, CWD)).dataDir).toBe('/srv/licence/var/lib');
+    const config = ok(loadConfig({ LICENCE_DATA_DIR: '/var/lib/licence' }, CWD));
+    expect(config.dataDir).toBe('/var/lib/licence');
+    expect(config.database).toEqual({ kind: 'sqlite', file: '/var/lib/licence/licence.db' });
+    expect(config.signingKey).toEqual({ kind: 'embedded', path: '/var/lib/licence/signing-key' });
+  });
+  it('refuses a NUL character', () => {
+    expect(errors(loadConfig({ LICENCE_DATA_DIR: 'a\0b' }, CWD))).toEqual(['LICENCE_DATA_DIR: holds a NUL character']);
+  });
+});
+
+describe('DATABASE_URL', () => {
+  it.each(['postgres://u:p@db:5432/licence', 'postgresql://db/licence', 'postgres:///licence'])('accepts %s', (url) => {
+    expect(ok(loadConfig({ DATABASE_URL: url }, CWD)).database).toEqual({ kind: 'postgres', url });
+  });
+  it.each(['mysql://u:hunter2secret@db/x', 'db:5432', 'sqlite:///x.db'])('refuses %s without printing it', (url) => {
+    const lines = errors(loadConfig({ DATABASE_URL: url }, CWD));
+    expect(lines).toEqual(['DATABASE_URL: expected a postgres:// or postgresql:// URL (value not shown)']);
+    expect(lines.join('\n')).not.toContain(url);
+  });
+});
+
+describe('LICENCE_SIGNING_KEY and LICENCE_SIGNING_KEY_FILE', () => {
+  it('decodes an inline seed', () => {
+    const source = ok(loadConfig({ LICENCE_SIGNING_KEY: SEED }, CWD)).signingKey;
+    expect(source.kind).toBe('inline');
+    expect(source.kind === 'inline' && Buffer.from(source.seed).equals(Buffer.alloc(32, 1))).toBe(true);
+  });
+  it('resolves a key file path', () => {
+    expect(ok(loadConfig({ LICENCE_SIGNING_KEY_FILE: 'secrets/key' }, CWD)).signingKey).toEqual({
+      kind: 'file',
+      path: '/srv/licence/secrets/key',
+    });
+  });
+  it('refuses both at once', () => {
+    expect(errors(loadConfig({ LICENCE_SIGNING_KEY: SEED, LICENCE_SIGNING_KEY_FILE: '/k' }, CWD))).toEqual([
+      'LICENCE_SIGNING_KEY: set either LICENCE_SIGNING_KEY or LICENCE_SIGNING_KEY_FILE, not both',
+    ]);
+  });
+  it.each([
+    ['a short seed', Buffer.alloc(16, 7).toString('base64'), 'expected 32 bytes, got 16'],
+    ['not base64', 'this is not base64 at all!!', 'not canonical padded base64'],
+    ['a 64-byte secret key', Buffer.alloc(64, 9).toString('base64'), 'expected 32 bytes, got 64'],
+  ])('refuses %s in one line that never shows the value', (_name, value, reason) => {
+    const lines = errors(loadConfig({ LICENCE_SIGNING_KEY: value }, CWD));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^LICENCE_SIGNING_KEY: /);
+    expect(lines[0]).toContain(reason);
+    expect(lines[0]).not.toContain(value);
+  });
+  it('decodeSeed names the source it is given', () => {
+    expect(decodeSeed('AAAA', 'signing key file')).toMatch(/^signing key file: expected 32 bytes, got 3/);
+  });
+});
+
+describe('LICENCE_ADMIN_TOKEN', () => {
+  it('accepts 16 characters or more', () => {
+    expect(ok(loadConfig({ LICENCE_ADMIN_TOKEN: 'x'.repeat(16) }, CWD)).adminToken).toBe('x'.repeat(16));
+  });
+  it('refuses a shorter token without showing it', () => {
+    const lines = errors(loadConfig({ LICENCE_ADMIN_TOKEN: 'short-secret' }, CWD));
+    expect(lines).toEqual(['LICENCE_ADMIN_TOKEN: must be at least 16 characters, got 12 (value not shown)']);
+    expect(lines[0]).not.toContain('short-secret');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('reads a hop count and a CIDR list', () => {
+    expect(ok(loadConfig({ TRUST_PROXY: '2' }, CWD)).trustProxy).toEqual({ hops: 2 });
+    expect(ok(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }, CWD)).trustProxy).toEqual({ cidrs: ['10.0.0.0/8', '::1'] });
+  });
+  it('refuses true with a line that says why', () => {
+    expect(errors(loadConfig({ TRUST_PROXY: 'true' }, CWD))[0]).toMatch(/^TRUST_PROXY: "true" would believe/);
+  });
+});
+
+describe('LOG_LEVEL', () => {
+  it.each(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent', 'DEBUG'])('accepts %s', (level) => {
+    const config = ok(loadConfig({ LOG_LEVEL: level }, CWD));
+    expect(config.logLevel).toBe(level.toLowerCase());
+    expect(config.logLevelSet).toBe(true);
+  });
+  it('refuses an unknown level', () => {
+    expect(errors(loadConfig({ LOG_LEVEL: 'verbose' }, CWD))).toEqual([
+      'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    ]);
+  });
+});
+
+describe('several bad values', () => {
+  it('gives one line per bad value, each naming its variable', () => {
+    const lines = errors(
+      loadConfig({ PORT: 'x', LOG_LEVEL: 'loud', TRUST_PROXY: 'nope', LICENCE_ADMIN_TOKEN: 'short', HOST: 'a b' }, CWD),
+    );
+    expect(lines.map((line) => line.split(':')[0])).toEqual(['HOST', 'PORT', 'LICENCE_ADMIN_TOKEN', 'TRUST_PROXY', 'LOG_LEVEL']);
+    for (const line of lines) expect(line).not.toContain('\n');
+  });
+});

@@ -1,0 +1,34 @@
+// @licence/koa-server: the Koa adapter, the embedded default and the `licence` CLI. This file
+// only re-exports.
+
+// The adapter (DESIGN 1): three steps, as a middleware and as a whole app
+export { createApp } from './create-app.js';
+export type { CreateAppOptions } from './create-app.js';
+export { licenceMiddleware } from './licence-middleware.js';
+export type { LicenceMiddlewareOptions } from './licence-middleware.js';
+export { toServiceRequest, lowerCaseHeaders } from './to-service-request.js';
+export { applyServiceResponse } from './apply-service-response.js';
+export { ADMIN_BODY_LIMIT, API_BODY_LIMIT, BodyAbortedError, bodyLimitFor, readBody } from './read-body.js';
+export type { BodySource } from './read-body.js';
+
+// Configuration (DESIGN 7)
+export { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, loadConfig, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH } from './config.js';
+export type { ConfigResult, DatabaseConfig, Environment, LogLevel, ServerConfig, SigningKeySource } from './config.js';
+export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from './trust-proxy.js';
+
+// Running the server: embedded default, logs, purge, shutdown
+export { ensureDataDir, prepareData } from './embedded-default.js';
+export { createSeedFile, readSeedFile } from './seed-file.js';
+export { createLogger, REDACTED_FIELDS } from './create-logger.js';
+export { openAdminRuntime, openRuntime } from './open-runtime.js';
+export type { Runtime } from './open-runtime.js';
+export { startServer } from './start-server.js';
+export type { RunningServer, StartServerOptions } from './start-server.js';
+export { startPurgeTimer } from './purge-timer.js';
+export { StartupError } from './startup-error.js';
+
+// The CLI (DESIGN 7)
+export { runCli } from './run-cli.js';
+export type { CliIo } from './run-cli.js';
+export { parseCliArgs } from './cli-args.js';
+export type { AdminAction, CliCommand } from './cli-args.js';

@@ -1,0 +1,19 @@
+import { problemBody } from '@licence/service';
+import type { ServiceResponse } from '@licence/service';
+
+/**
+ * The answer to a fault of ours that escaped the service (a bug in the adapter, a broken stream):
+ * a 500 problem+json (RFC 9457) of the service's own `internal-error` type, never an HTML page and
+ * never a signed refusal (DESIGN 2: only a real verdict may stop a product). The detail says
+ * nothing about the cause: that goes to the log, not to the client.
+ */
+export function internalErrorResponse(): ServiceResponse {
+  return {
+    status: 500,
+    headers: {
+      'Content-Type': 'application/problem+json',
+      'Cache-Control': 'no-store',
+    },
+    body: JSON.stringify(problemBody('internal-error', 'an internal error occurred', 500)),
+  };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { captureLogs } from '../test/capture-logs.js';
+import { startPurgeTimer } from './purge-timer.js';
+
+describe('startPurgeTimer (DESIGN 4: the server purges by itself, daily)', () => {
+  it('purges once at start and logs the count', async () => {
+    const { logger, lines } = captureLogs();
+    let calls = 0;
+    const timer = startPurgeTimer({ purge: () => Promise.resolve(++calls * 7) }, logger);
+    await timer.first;
+    timer.stop();
+    expect(calls).toBe(1);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ level: 30, erased: 7, msg: 'daily purge: client IPs past retention erased' }),
+    ]);
+  });
+
+  it('logs a failed purge as an error and keeps going', async () => {
+    const { logger, lines } = captureLogs();
+    const timer = startPurgeTimer({ purge: () => Promise.reject(new Error('database is locked')) }, logger);
+    await timer.first;
+    timer.stop();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 50, msg: 'purge failed', err: { message: 'database is locked' } });
+  });
+
+  it('runs again at each interval', async () => {
+    const { logger } = captureLogs();
+    let calls = 0;
+    let second: () => void = () => undefined;
+    const again = new Promise<void>((resolve) => {
+      second = resolve;
+    });
+    const timer = startPurgeTimer(
+      {
+        purge: () => {
+          calls += 1;
+          if (calls === 2) second();
+          return Promise.resolve(0);
+        },
+      },
+      logger,
+      5,
+    );
+    await again;
+    timer.stop();
+    expect(calls).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,29 @@
+import type { Logger, Service } from '@licence/service';
+import { describeError } from './licence-middleware.js';
+
+/** DESIGN 4: the server erases IP addresses past retention by itself, daily. */
+export const PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Runs `service.purge()` once now and then every `intervalMs`. The timer is `unref`'d: it never
+ * keeps a stopping process alive. A failed purge is logged and retried at the next tick; it
+ * never stops the server.
+ */
+export function startPurgeTimer(
+  service: Pick<Service, 'purge'>,
+  logger: Logger,
+  intervalMs: number = PURGE_INTERVAL_MS,
+): { stop(): void; readonly first: Promise<void> } {
+  const run = async (): Promise<void> => {
+    try {
+      const erased = await service.purge();
+      logger.info({ erased }, 'daily purge: client IPs past retention erased');
+    } catch (error) {
+      logger.error({ err: describeError(error) }, 'purge failed');
+    }
+  };
+  const first = run();
+  const timer = setInterval(() => void run(), intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), first };
+}

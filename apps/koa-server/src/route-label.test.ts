@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { isServicePath, routeLabel } from './route-label.js';
+
+const KEY = 'GNZ761VG7G9DKMJVN3ZGQSJXJ';
+
+describe('routeLabel (DESIGN 4: no path and no key in a log line)', () => {
+  it.each([
+    ['/api/licence', '/api/licence'],
+    ['/api/license', '/api/license'],
+    ['/healthz', '/healthz'],
+    ['/admin/products', '/admin/products'],
+    ['/admin/keys', '/admin/keys'],
+    ['/admin/purge', '/admin/purge'],
+    [`/admin/keys/${KEY}`, '/admin/keys/:cle'],
+    [`/admin/keys/${KEY}/regenerate`, '/admin/keys/:cle/regenerate'],
+    [`/admin/keys/${KEY}/transfer`, '/admin/keys/:cle/transfer'],
+    [`/admin/keys/${KEY}/revoke`, '/admin/keys/:cle/revoke'],
+    [`/admin/keys/${KEY}/explode`, '/admin/*'],
+    ['/admin/products/theme/installations', '/admin/products/:id/installations'],
+    ['/admin', '/admin/*'],
+    [`/${KEY}`, 'other'],
+    ['/api/licence/', 'other'],
+  ])('%s -> %s', (path, label) => {
+    expect(routeLabel(path)).toBe(label);
+    expect(routeLabel(path)).not.toContain(KEY);
+  });
+});
+
+describe('isServicePath', () => {
+  it('claims the service paths only', () => {
+    for (const path of ['/api/licence', '/api/license', '/healthz', '/admin', '/admin/keys']) expect(isServicePath(path)).toBe(true);
+    for (const path of ['/', '/api', '/api/other', '/administrator', '/healthz/x']) expect(isServicePath(path)).toBe(false);
+  });
+});

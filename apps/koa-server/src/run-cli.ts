@@ -1,0 +1,131 @@
+import pino from 'pino';
+import type { DestinationStream } from 'pino';
+import { isHttpError } from '@licence/service';
+import { runAdminAction } from './admin-command.js';
+import type { AdminAction } from './cli-args.js';
+import { parseCliArgs } from './cli-args.js';
+import { loadConfig } from './config.js';
+import type { Environment, ServerConfig } from './config.js';
+import { createLogger } from './create-logger.js';
+import { formatHuman } from './format-human.js';
+import { formatKeygen, keygen } from './keygen.js';
+import { describeError } from './licence-middleware.js';
+import { openAdminRuntime } from './open-runtime.js';
+import { listenForShutdown } from './shutdown-signals.js';
+import { startServer } from './start-server.js';
+import { StartupError } from './startup-error.js';
+
+/** What the CLI reads and writes; the real process's by default, a test's otherwise. */
+export interface CliIo {
+  readonly env: Environment;
+  readonly cwd: string;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Where log lines go: stdout for `serve`, stderr for the other commands, unless given. */
+  readonly logDestination?: DestinationStream;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_USAGE = 2;
+
+/**
+ * Runs one `licence` command and resolves its exit code (`serve` resolves once shut down).
+ * Every failure is ONE line on stderr: exit 1 for an error, 2 for a usage mistake.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const command = parseCliArgs(argv);
+  switch (command.kind) {
+    case 'help':
+      io.stdout(command.text);
+      return EXIT_OK;
+    case 'usage':
+      io.stderr(`licence: ${command.message}\n`);
+      return EXIT_USAGE;
+    case 'keygen':
+      return guarded(io, () => {
+        const result = keygen({ printSeed: command.printSeed, cwd: io.cwd, ...(command.out === undefined ? {} : { out: command.out }) });
+        io.stdout(command.json ? `${JSON.stringify(result)}\n` : formatKeygen(result));
+        return Promise.resolve(EXIT_OK);
+      });
+    case 'serve':
+    case 'admin': {
+      const loaded = loadConfig(io.env, io.cwd);
+      if (!loaded.ok) {
+        // DESIGN 7: one clear line per bad value, each naming its variable.
+        for (const error of loaded.errors) io.stderr(`licence: ${error}\n`);
+        return EXIT_ERROR;
+      }
+      if (command.kind === 'serve') return guarded(io, () => serve(loaded.config, io));
+      return guarded(io, () => runAdmin(command.action, command.json, loaded.config, io));
+    }
+  }
+}
+
+async function serve(config: ServerConfig, io: CliIo): Promise<number> {
+  const logger = createLogger({ level: config.logLevel, ...(io.logDestination === undefined ? {} : { destination: io.logDestination }) });
+  const signals = listenForShutdown(logger);
+  let running;
+  try {
+    running = await startServer({ config, logger, print: io.stderr });
+  } catch (error) {
+    signals.dispose();
+    const code = errorCodeOf(error);
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      throw new StartupError(`PORT: cannot listen on ${config.host}:${config.port} (${code})`);
+    }
+    throw error;
+  }
+  await signals.received;
+  try {
+    await running.close();
+  } finally {
+    signals.dispose();
+  }
+  return EXIT_OK;
+}
+
+async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig, io: CliIo): Promise<number> {
+  const logger = createLogger({
+    // Admin commands print data on stdout: their log lines go to stderr, and only warnings
+    // unless LOG_LEVEL asks for more.
+    level: config.logLevelSet ? config.logLevel : 'warn',
+    destination: io.logDestination ?? pino.destination({ dest: 2, sync: true }),
+  });
+  const runtime = openAdminRuntime(config, { logger });
+  let result: unknown;
+  try {
+    result = await runAdminAction(runtime.admin, action);
+  } catch (error) {
+    if (!isHttpError(error)) throw error;
+    // RFC 9457 title and detail; the service's details never hold a key (hint only, DESIGN 3).
+    io.stderr(`licence: ${action.name}: ${error.toProblem().title}: ${error.detail} (${error.status})\n`);
+    return EXIT_ERROR;
+  } finally {
+    await runtime.close();
+  }
+  io.stdout(json ? `${JSON.stringify(result)}\n` : formatHuman(result));
+  if (!json && (action.name === 'key issue' || action.name === 'key regenerate' || action.name === 'key transfer')) {
+    io.stderr('licence: the key is shown only this once; the service keeps only its hash (DESIGN 3)\n');
+  }
+  return EXIT_OK;
+}
+
+/** Runs a command; a StartupError or any other failure becomes one stderr line and exit 1. */
+async function guarded(io: CliIo, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof StartupError) {
+      io.stderr(`licence: ${error.message}\n`);
+    } else {
+      const { name, message } = describeError(error);
+      io.stderr(`licence: unexpected ${name}: ${message}\n`);
+    }
+    return EXIT_ERROR;
+  }
+}
+
+function errorCodeOf(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}

@@ -1,0 +1,104 @@
+import { randomBytes as nodeRandomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { encodeBase64 } from '@licence/core';
+import type { RandomBytes } from '@licence/core';
+import { decodeSeed } from './config.js';
+import { StartupError } from './startup-error.js';
+
+/**
+ * Signing seed files (DESIGN 5): 32 random bytes, base64, one line, mode 0600.
+ * `licence keygen` and the embedded default both write them here.
+ */
+
+export const SEED_FILE_MODE = 0o600;
+
+/** Node's CSPRNG as core's RandomBytes. */
+export const randomBytes: RandomBytes = (length) => new Uint8Array(nodeRandomBytes(length));
+
+/**
+ * Writes a new seed to `path`, never over an existing file: 'exists' then, and nothing changes.
+ *
+ * The seed goes to a private temporary file first (`wx`, 0600, fsync) and is published with
+ * `link`, which fails when `path` exists. So two starts racing on one data folder never clobber
+ * each other, and a reader never sees a half-written file (which a plain `wx` write would allow).
+ */
+export function createSeedFile(
+  path: string,
+  random: RandomBytes = randomBytes,
+): { readonly result: 'created'; readonly seed: Uint8Array } | { readonly result: 'exists' } {
+  const seed = random(32);
+  const content = `${encodeBase64(seed)}\n`;
+  const temporary = `${path}.${process.pid}.${encodeHex(random(6))}.tmp`;
+  const fd = openSync(temporary, 'wx', SEED_FILE_MODE);
+  try {
+    writeSync(fd, content);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temporary, path);
+    return { result: 'created', seed };
+  } catch (error) {
+    if (errorCode(error) === 'EEXIST') return { result: 'exists' };
+    throw error;
+  } finally {
+    unlinkSync(temporary);
+  }
+}
+
+/**
+ * Reads a seed file. `name` is what the error line names (the variable, or the embedded file).
+ * Errors never show the file's content.
+ */
+export function readSeedFile(path: string, name: string): { readonly seed: Uint8Array; readonly warning?: string } {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new StartupError(`${name}: cannot read ${path} (${errorCode(error) ?? 'error'})`);
+  }
+  const seed = decodeSeed(text, name);
+  if (typeof seed === 'string') throw new StartupError(`${seed} in ${path}`);
+  // Group or world access to a signing key is worth a warning, not a refusal (a container may
+  // mount secrets 0644 by default).
+  const mode = statSync(path).mode & 0o777;
+  if ((mode & 0o077) !== 0) {
+    return { seed, warning: `${path} is readable by other users (mode ${mode.toString(8)}); chmod 600 it` };
+  }
+  return { seed };
+}
+
+/** The embedded default's key: reuses the file, or creates it on first start (DESIGN 5). */
+export function ensureSeedFile(
+  path: string,
+  random: RandomBytes = randomBytes,
+): { readonly seed: Uint8Array; readonly created: boolean; readonly warning?: string } {
+  if (!exists(path)) {
+    const made = createSeedFile(path, random);
+    if (made.result === 'created') return { seed: made.seed, created: true };
+    // Another start won the race: use its key.
+  }
+  return { ...readSeedFile(path, `signing key file`), created: false };
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
+    return error.code;
+  }
+  return undefined;
+}
+
+function encodeHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { shellQuote, startupBanner } from './startup-banner.js';
+
+describe('startupBanner', () => {
+  const input = {
+    url: 'http://127.0.0.1:8080',
+    publicKey: 'zfIvxYpHHWyNUm+UCLNMFI6yRre04OpogXW9+a7zgsM=',
+    dataDir: '/home/me/my data',
+    cli: 'node /srv/cli.js',
+    createdSigningKey: true,
+    signingKeyFile: '/home/me/my data/signing-key',
+    adminApi: false,
+  };
+
+  it('prints the URL, the public key and the commands that issue a first key on the same data folder', () => {
+    const text = startupBanner(input);
+    expect(text).toContain('listening on http://127.0.0.1:8080\n');
+    expect(text).toContain('public key (base64, give it to your products): zfIvxYpHHWyNUm+UCLNMFI6yRre04OpogXW9+a7zgsM=\n');
+    expect(text).toContain(`LICENCE_DATA_DIR='/home/me/my data' node /srv/cli.js product add my-product`);
+    expect(text).toContain(`LICENCE_DATA_DIR='/home/me/my data' node /srv/cli.js key issue --produit my-product --kind buyer`);
+    expect(text).toContain('signing key created');
+    expect(text).toContain('admin HTTP API: off');
+  });
+
+  it('says the key is reused on a later start', () => {
+    const text = startupBanner({ ...input, createdSigningKey: false, adminApi: true });
+    expect(text).toContain("signing key: /home/me/my data/signing-key\n");
+    expect(text).not.toContain('admin HTTP API: off');
+  });
+});
+
+describe('shellQuote', () => {
+  it('leaves plain words alone and single-quotes the rest', () => {
+    expect(shellQuote('/srv/licence/data')).toBe('/srv/licence/data');
+    expect(shellQuote('a b')).toBe("'a b'");
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+    expect(shellQuote('')).toBe("''");
+    expect(shellQuote('$HOME')).toBe("'$HOME'");
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * What the server prints when it starts (DESIGN 5, issue 3): the URL, the public key clients must
+ * trust, and the exact commands that issue a first key through the CLI on the same data folder.
+ * Pure: the caller says where the CLI is and writes the lines out.
+ */
+export interface BannerInput {
+  readonly url: string;
+  /** base64, 32 bytes. */
+  readonly publicKey: string;
+  /** Absolute. */
+  readonly dataDir: string;
+  /** How to run the CLI, e.g. `node /srv/licence/apps/koa-server/dist/cli.js`. */
+  readonly cli: string;
+  readonly createdSigningKey: boolean;
+  /** Where the key file is when the embedded default holds it; undefined when configured. */
+  readonly signingKeyFile: string | undefined;
+  readonly adminApi: boolean;
+}
+
+export function startupBanner(input: BannerInput): string {
+  const env = `LICENCE_DATA_DIR=${shellQuote(input.dataDir)}`;
+  const lines = [
+    `licence service listening on ${input.url}`,
+    `public key (base64, give it to your products): ${input.publicKey}`,
+  ];
+  if (input.signingKeyFile !== undefined) {
+    lines.push(
+      input.createdSigningKey
+        ? `signing key created: ${input.signingKeyFile} (mode 0600; back it up, keep it secret)`
+        : `signing key: ${input.signingKeyFile}`,
+    );
+  }
+  lines.push(
+    'issue a first key (in another terminal):',
+    `  ${env} ${input.cli} product add my-product --author me --name "My product"`,
+    `  ${env} ${input.cli} key issue --produit my-product --kind buyer`,
+    `then check it: curl -A 'my-product/1.0' -H 'Content-Type: application/json' -d '{"cle":"<the key>","url":"example.com"}' ${input.url}/api/licence`,
+  );
+  if (!input.adminApi) lines.push('admin HTTP API: off (set LICENCE_ADMIN_TOKEN to turn it on)');
+  return `${lines.join('\n')}\n`;
+}
+
+const SAFE = /^[A-Za-z0-9_./:=@%+,-]+$/;
+
+/** POSIX shell single quoting, so a printed command can be pasted as is. */
+export function shellQuote(value: string): string {
+  if (value !== '' && SAFE.test(value)) return value;
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}

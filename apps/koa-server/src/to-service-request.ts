@@ -1,0 +1,38 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ServiceRequest } from '@licence/service';
+import type { Context } from 'koa';
+import { bodyLimitFor, readBody } from './read-body.js';
+
+/**
+ * Step 1 of the adapter (DESIGN 1; hono's `createRequest`): Koa's request as the service's
+ * HTTP-agnostic `{method, path, headers, body, ip}`.
+ */
+export async function toServiceRequest(
+  ctx: Context,
+  onDrainError?: (error: Error) => void,
+): Promise<ServiceRequest> {
+  const path = ctx.path;
+  const body = await readBody({ headers: ctx.req.headers, stream: ctx.req }, bodyLimitFor(path), onDrainError);
+  return {
+    method: ctx.method,
+    path,
+    headers: lowerCaseHeaders(ctx.req.headers),
+    body,
+    // DESIGN 5: the socket's peer; X-Forwarded-For is the service's business (TRUST_PROXY).
+    // undefined only once the socket is already gone; '' then, and nobody reads the answer.
+    ip: ctx.req.socket.remoteAddress ?? '',
+  };
+}
+
+/**
+ * Header names in lower case (Node gives them so), a repeated header joined with ", " as
+ * RFC 9110 5.3 allows; `set-cookie`, the one Node keeps as a list, is joined the same way.
+ */
+export function lowerCaseHeaders(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return result;
+}

@@ -1,0 +1,177 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { KeyAdmin } from './key-admin.js';
+import { HttpError } from './problem.js';
+import { checkBodySize, checkJsonContentType, MAX_ADMIN_BODY_BYTES, parseJsonObject } from './request-body.js';
+import { jsonResponse } from './response.js';
+import type { ServiceContext } from './service-context.js';
+import type { ServiceRequest, ServiceResponse } from './service-types.js';
+
+/**
+ * The admin HTTP API of DESIGN 7, a thin layer over `KeyAdmin`. Only mounted when an admin token
+ * is set (else every `/admin` path is a 404 like any unknown path). Order of checks: token 401
+ * (first, on every `/admin` path, so that routes are not probed without it), unknown route 404,
+ * method 405 with `Allow`, body size 413 (64 KiB), content type 415 (only when a body is sent),
+ * JSON 400; then the operation. No User-Agent filter and no rate limit: the token guards it
+ * (DESIGN 2).
+ */
+
+/** SHA-256 of a token: both sides hashed to the same length before `timingSafeEqual`. */
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/**
+ * True when `Authorization: Bearer <token>` (RFC 6750 2.1; the scheme is case-insensitive, RFC
+ * 9110 11.1) carries the admin token. Compared in constant time (DESIGN 5): hashing first makes
+ * the lengths equal, so `timingSafeEqual` leaks neither the token nor its length.
+ */
+export function isAuthorized(header: string | undefined, expected: Buffer): boolean {
+  if (header === undefined) return false;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  const token = match?.[1];
+  if (token === undefined) return false;
+  return timingSafeEqual(hashToken(token), expected);
+}
+
+interface Route {
+  /** Path segments after `/admin`; `:name` captures one. */
+  readonly pattern: readonly string[];
+  readonly method: 'GET' | 'POST';
+  /** What the log shows instead of the path (which may hold a key). */
+  readonly name: string;
+  readonly run: (admin: KeyAdmin, params: Readonly<Record<string, string>>, body: unknown) => Promise<ServiceResponse>;
+}
+
+const ROUTES: readonly Route[] = [
+  {
+    pattern: ['products'],
+    method: 'POST',
+    name: 'POST /admin/products',
+    run: async (admin, _params, body) => jsonResponse(201, await admin.addProduct(body)),
+  },
+  {
+    pattern: ['keys'],
+    method: 'POST',
+    name: 'POST /admin/keys',
+    run: async (admin, _params, body) => jsonResponse(201, await admin.issueKey(body)),
+  },
+  {
+    pattern: ['keys', ':cle'],
+    method: 'GET',
+    name: 'GET /admin/keys/:cle',
+    run: async (admin, params) => jsonResponse(200, await admin.showKey(params.cle ?? '')),
+  },
+  {
+    pattern: ['keys', ':cle', 'regenerate'],
+    method: 'POST',
+    name: 'POST /admin/keys/:cle/regenerate',
+    run: async (admin, params) => jsonResponse(201, await admin.regenerateKey(params.cle ?? '')),
+  },
+  {
+    pattern: ['keys', ':cle', 'transfer'],
+    method: 'POST',
+    name: 'POST /admin/keys/:cle/transfer',
+    run: async (admin, params, body) => jsonResponse(201, await admin.transferKey(params.cle ?? '', body)),
+  },
+  {
+    pattern: ['keys', ':cle', 'revoke'],
+    method: 'POST',
+    name: 'POST /admin/keys/:cle/revoke',
+    run: async (admin, params, body) => jsonResponse(200, await admin.revokeKey(params.cle ?? '', body)),
+  },
+  {
+    pattern: ['products', ':id', 'installations'],
+    method: 'GET',
+    name: 'GET /admin/products/:id/installations',
+    run: async (admin, params) => jsonResponse(200, await admin.installations(params.id ?? '')),
+  },
+  {
+    pattern: ['purge'],
+    method: 'POST',
+    name: 'POST /admin/purge',
+    run: async (admin) => jsonResponse(200, await admin.purge()),
+  },
+];
+
+/** Segments of `path` after `/admin`, raw (still percent-encoded). */
+function segmentsOf(path: string): string[] | null {
+  if (path !== '/admin' && !path.startsWith('/admin/')) return null;
+  return path.slice('/admin'.length).split('/').slice(1);
+}
+
+/** The parameters when `segments` fit `pattern`; a parameter is never empty. */
+function matchRoute(pattern: readonly string[], segments: readonly string[]): Record<string, string> | null {
+  if (pattern.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (const [index, part] of pattern.entries()) {
+    const segment = segments[index] ?? '';
+    if (part.startsWith(':')) {
+      if (segment === '') return null;
+      params[part.slice(1)] = segment;
+    } else if (part !== segment) {
+      return null;
+    }
+  }
+  return params;
+}
+
+/** Path parameters are percent-decoded (DESIGN 7: `:cle` is URL-decoded, then normalised). */
+function decodeParams(params: Readonly<Record<string, string>>): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    try {
+      decoded[name] = decodeURIComponent(value);
+    } catch {
+      // The URIError says no more than this, and quoting the segment could show a key.
+      throw new HttpError('invalid-request', `${name}: not a valid percent-encoded path segment`);
+    }
+  }
+  return decoded;
+}
+
+/** True when `path` belongs to the admin API. */
+export function isAdminPath(path: string): boolean {
+  return segmentsOf(path) !== null;
+}
+
+/** The route's log name for an admin path, or the bare prefix; never the path itself. */
+export function adminRouteName(request: ServiceRequest): string {
+  const segments = segmentsOf(request.path) ?? [];
+  const route = ROUTES.find((candidate) => candidate.method === request.method && matchRoute(candidate.pattern, segments) !== null);
+  return route?.name ?? '/admin';
+}
+
+/** Answers one admin request (the caller has checked that the API is on). */
+export async function handleAdmin(
+  context: ServiceContext,
+  admin: KeyAdmin,
+  request: ServiceRequest,
+): Promise<ServiceResponse> {
+  if (context.adminTokenHash === null || !isAuthorized(request.headers.authorization, context.adminTokenHash)) {
+    throw new HttpError('unauthorized', 'send Authorization: Bearer <admin token>', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
+  }
+  const segments = segmentsOf(request.path) ?? [];
+  const matching = ROUTES.map((route) => ({ route, params: matchRoute(route.pattern, segments) })).filter(
+    (entry): entry is { route: Route; params: Record<string, string> } => entry.params !== null,
+  );
+  if (matching.length === 0) throw new HttpError('not-found', 'no such admin route');
+  const found = matching.find((entry) => entry.route.method === request.method);
+  if (found === undefined) {
+    const allow = [...new Set(matching.map((entry) => entry.route.method))].sort().join(', ');
+    throw new HttpError('method-not-allowed', `use ${allow} on this path`, { headers: { Allow: allow } });
+  }
+  const params = decodeParams(found.params);
+
+  let body: unknown;
+  if (found.route.method === 'POST') {
+    const bytes = checkBodySize(request.body, MAX_ADMIN_BODY_BYTES);
+    // DESIGN 7: "a missing body is fine wherever no field is required", whatever its type says.
+    if (bytes.length > 0) {
+      checkJsonContentType(request.headers['content-type']);
+      body = parseJsonObject(bytes, true);
+    }
+  }
+  return found.route.run(admin, params, body);
+}

@@ -1,0 +1,201 @@
+import { randomBytes } from 'node:crypto';
+import { parseHost, verifyEnvelope } from '@licence/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  admin,
+  adminRequest,
+  createHarness,
+  createTestClock,
+  createTestLogger,
+  issue,
+  TEST_PUBLIC_KEY,
+  TEST_SEED,
+  verdict,
+  verdictRequest,
+} from '../test/harness.js';
+import { createService } from './create-service.js';
+import { createMemoryRateLimiter } from './memory-rate-limiter.js';
+import { createMemoryStore } from './memory-store.js';
+import { createNodeSigner } from './node-signer.js';
+import type { ServiceOptions } from './service-types.js';
+
+const DAY = 86_400_000;
+
+function baseOptions(): ServiceOptions {
+  return {
+    store: createMemoryStore(),
+    rateLimiter: createMemoryRateLimiter(),
+    clock: createTestClock(),
+    signer: createNodeSigner(TEST_SEED),
+    logger: createTestLogger(),
+    random: (length) => new Uint8Array(randomBytes(length)),
+  };
+}
+
+describe('createService', () => {
+  it('has no admin API without a token: /admin is a 404 like any unknown path', async () => {
+    const service = createService(baseOptions());
+    const response = await service.handle(adminRequest('POST', '/admin/products', { id: 'p', author: 'a', name: 'n' }));
+    expect(response.status).toBe(404);
+    expect(response.headers['Content-Type']).toBe('application/problem+json');
+  });
+
+  it('refuses a bad trustProxy at creation, with one clear message', () => {
+    expect(() => createService({ ...baseOptions(), trustProxy: { cidrs: ['10.0.0.0/40'] } })).toThrow(
+      'trustProxy: "10.0.0.0/40" is not a CIDR (expected a prefix length from 0 to 32)',
+    );
+    expect(() => createService({ ...baseOptions(), trustProxy: { hops: -2 } })).toThrow(
+      'trustProxy: hops must be an integer from 0 to 1000, got -2',
+    );
+  });
+
+  it('puts Cache-Control: no-store on every answer', async () => {
+    const { service } = createHarness();
+    const requests = [
+      verdictRequest({ cle: 'x', url: 'exemple.fr' }),
+      verdictRequest(undefined, { method: 'OPTIONS' }),
+      verdictRequest(undefined, { path: '/nope' }),
+      adminRequest('POST', '/admin/purge'),
+      adminRequest('POST', '/admin/purge', undefined, 'wrong'),
+      { ...verdictRequest(undefined, { method: 'GET', path: '/healthz' }) },
+    ];
+    for (const request of requests) expect((await service.handle(request)).headers['Cache-Control']).toBe('no-store');
+  });
+
+  it('purge() erases IPs older than twelve months, returns the count and logs it', async () => {
+    const { service, store, clock, logger } = createHarness();
+    const cle = await issue(service, {});
+    const start = clock.nowMs;
+    await verdict(service, { cle, url: 'a.fr' }, 'a.fr');
+    clock.nowMs = start + 2 * 30 * DAY;
+    await verdict(service, { cle, url: 'a.fr' }, 'a.fr');
+    // Thirteen months after the first entry, eleven after the second.
+    clock.nowMs = Date.UTC(2027, 11, 22, 10, 14, 0);
+    expect(await service.purge()).toBe(1);
+    expect(store.requestLog().map((entry) => entry.ip === null)).toEqual([true, false]);
+    expect(logger.lines.find((line) => line.fields.action === 'purge')?.fields).toMatchObject({ erased: 1 });
+    expect(await service.purge()).toBe(0);
+  });
+
+  it('never rejects: a bug in a port is a 500 problem', async () => {
+    const { service } = createHarness({
+      clock: {
+        now: () => {
+          throw new Error('clock broke');
+        },
+      },
+    });
+    const response = await service.handle(verdictRequest({ cle: 'x', url: 'exemple.fr' }));
+    expect(response.status).toBe(500);
+    expect(response.headers['Access-Control-Allow-Origin']).toBe('*');
+  });
+});
+
+describe('hostile bodies (property, at least 2,000 random requests)', () => {
+  it('never answers 5xx, and never a 200 without a valid signature for the host, product and nonce sent', async () => {
+    const { service, logger } = createHarness({ rateLimiter: createMemoryRateLimiter({ limit: 1_000_000 }) });
+    const buyer = await issue(service, { sites: 3 });
+    const dev = await issue(service, { produit: 'autre', kind: 'dev' });
+    const revoked = await issue(service, {});
+    await admin(service, 'POST', `/admin/keys/${revoked}/revoke`, undefined, 200);
+    const keys = [buyer, dev, revoked];
+
+    const anyJson = fc.jsonValue({ maxDepth: 3 });
+    const cle = fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.constantFrom(
+          ...keys,
+          ...keys.map((key) => key.toLowerCase()),
+          ...keys.map((key) => ` ${key.replace(/-/g, ' ')} `),
+        ),
+      },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', minLength: 1000, maxLength: 1100 }) },
+      { weight: 1, arbitrary: anyJson },
+    );
+    const url = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(
+        'exemple.fr',
+        'www.exemple.fr',
+        'https://shop.exemple.fr:8443/x?y=1',
+        'localhost:3000',
+        'dev.exemple.fr',
+        '192.168.1.2',
+        '[::1]',
+        '[fe80::1%25eth0]',
+        'co.uk',
+        'myshopify.com',
+        'a.myshopify.com',
+        'http://user@exemple.fr',
+        'exemple.fr\\x',
+        'exemple%2efr',
+        'exemple。fr',
+        'xn--',
+        'ftp://exemple.fr',
+        'http:\\\\exemple.fr',
+        '8.8.8.8',
+        ' ',
+      ) },
+      { weight: 2, arbitrary: fc.webUrl() },
+      { weight: 2, arbitrary: fc.domain() },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
+      { weight: 1, arbitrary: anyJson },
+    );
+    const optional = (value: fc.Arbitrary<unknown>, freq = 2) => fc.option(value, { nil: undefined, freq });
+    const produit = optional(fc.oneof(fc.constantFrom('mon-theme', 'autre', 'x', ''), fc.string({ maxLength: 70 }), anyJson));
+    const nonce = optional(
+      fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/), fc.string({ unit: 'binary', maxLength: 70 }), anyJson),
+    );
+    const fieldsBody = fc.record({ cle: optional(cle, 15), url: optional(url, 15), produit, nonce }).map((fields) => {
+      const body: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(fields)) if (value !== undefined) body[name] = value;
+      return body;
+    });
+    const rawBody = fc.oneof(
+      fc.uint8Array({ maxLength: 9000 }),
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      anyJson.map((value) => JSON.stringify(value)),
+    );
+    const request = fc.record({
+      body: fc.oneof({ weight: 4, arbitrary: fieldsBody }, { weight: 1, arbitrary: rawBody }),
+      contentType: fc.oneof(
+        { weight: 8, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8') },
+        { weight: 1, arbitrary: fc.constant('text/plain') },
+      ),
+    });
+
+    let signed = 0;
+    await fc.assert(
+      fc.asyncProperty(request, async ({ body, contentType }) => {
+        const response = await service.handle(verdictRequest(body, { contentType }));
+        expect(response.status).toBeLessThan(500);
+        expect([200, 400, 413, 415]).toContain(response.status);
+        if (response.status !== 200) {
+          expect(response.headers['Content-Type']).toBe('application/problem+json');
+          return;
+        }
+        // A 200 only for a well-formed object body: rebuild what the caller expects and verify.
+        if (typeof body !== 'object' || body instanceof Uint8Array) throw new Error('200 for a raw body');
+        const expect_ = {
+          hote: parseHost(body.url).hote,
+          ...(typeof body.produit === 'string' ? { produit: body.produit } : {}),
+          ...(typeof body.nonce === 'string' ? { nonce: body.nonce } : {}),
+        };
+        expect(verifyEnvelope(JSON.parse(response.body), [TEST_PUBLIC_KEY], expect_)).toBe(true);
+        signed += 1;
+      }),
+      { numRuns: 2_000 },
+    );
+    // The property saw real verdicts, not only refusals.
+    expect(signed).toBeGreaterThan(100);
+    // Log hygiene: no key that was used appears in any log line.
+    const text = logger.text();
+    for (const key of keys) {
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(key.replace(/-/g, ''));
+      expect(text).not.toContain(key.replace(/-/g, '').slice(0, 12));
+    }
+  }, 60_000);
+});

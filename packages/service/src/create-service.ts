@@ -1,0 +1,93 @@
+import { ValidationError } from '@licence/core';
+import { adminRouteName, handleAdmin, hashToken, isAdminPath } from './admin-routes.js';
+import { compileTrustProxy } from './client-ip.js';
+import { handleHealth } from './healthz.js';
+import { createKeyAdmin } from './key-admin.js';
+import { HttpError, isHttpError } from './problem.js';
+import { CORS_HEADERS, handlePublic, PUBLIC_PATHS } from './public-endpoint.js';
+import { errorResponse, problemResponse } from './response.js';
+import { describeError, type ServiceContext } from './service-context.js';
+import type { Service, ServiceOptions, ServiceRequest, ServiceResponse } from './service-types.js';
+import { DEFAULT_BLOCKED_USER_AGENTS } from './user-agents.js';
+
+/** The health check path (DESIGN 7 / issue: `GET /healthz`). */
+export const HEALTH_PATH = '/healthz';
+
+/**
+ * The service: one `handle()` for every request an adapter receives, and the daily `purge()`.
+ *
+ * Routing, first match: the public endpoint (both spellings, DESIGN 2), `/healthz`, `/admin/...`
+ * when an admin token is set; anything else is a 404 problem (DESIGN 2: "unknown path 404", the
+ * first check). Every answer carries `Cache-Control: no-store`; every answer of the public
+ * endpoint carries `Access-Control-Allow-Origin: *`, errors included.
+ *
+ * `handle()` never rejects: a fault becomes a 5xx problem and an error log line that names the
+ * route, never the path (an admin path may hold a key) nor the body.
+ *
+ * Options are checked here, once: a bad `trustProxy` or a non-string token throws a
+ * ValidationError so that a server refuses to start rather than misjudge every request.
+ */
+export function createService(options: ServiceOptions): Service {
+  const adminToken = options.adminToken;
+  if (adminToken !== undefined && typeof adminToken !== 'string') {
+    throw new ValidationError('adminToken', 'adminToken: expected a string');
+  }
+  const context: ServiceContext = {
+    store: options.store,
+    rateLimiter: options.rateLimiter,
+    clock: options.clock,
+    signer: options.signer,
+    logger: options.logger,
+    random: options.random,
+    settings: options.settings,
+    trust: compileTrustProxy(options.trustProxy),
+    blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
+    // DESIGN 5: off unless a token is set; an empty token is no token.
+    adminTokenHash: adminToken === undefined || adminToken === '' ? null : hashToken(adminToken),
+  };
+  const admin = createKeyAdmin(context);
+  const { logger } = context;
+
+  /** A caught error as its answer; faults are logged (without the path: it may hold a key). */
+  const answerError = (error: unknown, route: string, extra: Readonly<Record<string, string>>): ServiceResponse => {
+    const httpError = isHttpError(error)
+      ? error
+      : new HttpError('internal-error', 'an internal error occurred', { cause: error });
+    if (httpError.status >= 500) {
+      logger.error({ route, status: httpError.status, err: describeError(httpError) }, 'request failed');
+    }
+    return errorResponse(httpError, extra);
+  };
+
+  return {
+    async handle(request) {
+      const { path } = request;
+      if (PUBLIC_PATHS.includes(path)) {
+        try {
+          return await handlePublic(context, request);
+        } catch (error) {
+          return answerError(error, 'POST /api/licence', CORS_HEADERS);
+        }
+      }
+      if (path === HEALTH_PATH) {
+        try {
+          return await handleHealth(context, request);
+        } catch (error) {
+          return answerError(error, 'GET /healthz', {});
+        }
+      }
+      if (context.adminTokenHash !== null && isAdminPath(path)) {
+        try {
+          return await handleAdmin(context, admin, request);
+        } catch (error) {
+          return answerError(error, adminRouteName(request), {});
+        }
+      }
+      return problemResponse('not-found', 'no such path');
+    },
+
+    async purge() {
+      return (await admin.purge()).erased;
+    },
+  };
+}

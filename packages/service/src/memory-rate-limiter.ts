@@ -1,0 +1,66 @@
+import type { RateLimiter } from './ports.js';
+
+export interface MemoryRateLimiterOptions {
+  /** Accepted requests per client in any window (DESIGN 5: 30). */
+  readonly limit?: number;
+  /** The sliding window in milliseconds (DESIGN 5: 60 s). */
+  readonly windowMs?: number;
+}
+
+/**
+ * DESIGN 5's rate limit for one process: a sliding window LOG, not clock minutes. Each client
+ * keeps the times of its accepted requests inside the window (at most `limit` of them), so a new
+ * client may send `limit` requests at once, and the next one is refused until the oldest of them
+ * leaves the window: `retryAfter` is the whole seconds until then, at least 1.
+ *
+ * A request inside the window counts until `time + windowMs`, when it leaves. Memory stays
+ * bounded: at most `limit` times per client, and clients whose window emptied are dropped by a
+ * sweep that runs at most once per window (amortised O(1) per hit).
+ */
+export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateLimiter & { readonly size: () => number } {
+  const limit = options.limit ?? 30;
+  const windowMs = options.windowMs ?? 60_000;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit: expected an integer >= 1, got ${String(limit)}`);
+  if (!Number.isInteger(windowMs) || windowMs < 1) throw new RangeError(`windowMs: expected an integer >= 1, got ${String(windowMs)}`);
+
+  /** Client -> accepted request times, oldest first. */
+  const clients = new Map<string, number[]>();
+  let lastSweep = -Infinity;
+
+  const prune = (times: number[], nowMs: number): void => {
+    let drop = 0;
+    while (drop < times.length && (times[drop] ?? 0) + windowMs <= nowMs) drop += 1;
+    if (drop > 0) times.splice(0, drop);
+  };
+
+  const sweep = (nowMs: number): void => {
+    for (const [client, times] of clients) {
+      prune(times, nowMs);
+      if (times.length === 0) clients.delete(client);
+    }
+    lastSweep = nowMs;
+  };
+
+  return {
+    hit(client, nowMs) {
+      if (nowMs - lastSweep >= windowMs) sweep(nowMs);
+      let times = clients.get(client);
+      if (times === undefined) {
+        times = [];
+        clients.set(client, times);
+      }
+      prune(times, nowMs);
+      if (times.length < limit) {
+        // A clock that steps back must not unsort the log: count such a request at the latest
+        // time already recorded.
+        times.push(Math.max(nowMs, times[times.length - 1] ?? nowMs));
+        return Promise.resolve({ allowed: true, retryAfter: 0 });
+      }
+      const oldest = times[0] ?? nowMs;
+      const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - nowMs) / 1000));
+      return Promise.resolve({ allowed: false, retryAfter });
+    },
+    /** How many clients are tracked (for tests of the memory bound). */
+    size: () => clients.size,
+  };
+}

@@ -1,0 +1,161 @@
+import type { KeyKind, KeyStatus, Signer } from '@licence/core';
+
+/**
+ * The service's ports (DESIGN 1): everything outside the pure core that a request needs. Adapters
+ * (Koa, Lambda) and stores (SQLite, PostgreSQL) implement them; the service never imports them.
+ * Every time is in whole SECONDS since the epoch unless a name says otherwise (`nowMs`).
+ */
+
+export type { Signer };
+
+/** The time, handed in so tests can move it (the purge, trial ends, the rate limit). */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** A pino-compatible subset. Never give it a licence key, a signing key or a token. */
+export interface Logger {
+  debug(fields: Record<string, unknown>, message?: string): void;
+  info(fields: Record<string, unknown>, message?: string): void;
+  warn(fields: Record<string, unknown>, message?: string): void;
+  error(fields: Record<string, unknown>, message?: string): void;
+}
+
+/** DESIGN 5: at most `limit` accepted requests per client in any sliding `windowMs`. */
+export interface RateLimiter {
+  /**
+   * Counts one request of `client` (an IPv4 address, or an IPv6 /64 prefix, as the service
+   * computes it) at `nowMs` if the window has room. A refused request is not counted.
+   * `retryAfter`: whole seconds until the oldest counted request leaves the window (>= 1) when
+   * refused, 0 when allowed.
+   */
+  hit(client: string, nowMs: number): Promise<{ readonly allowed: boolean; readonly retryAfter: number }>;
+}
+
+/** DESIGN 3: a product, and the author whose development key opens all their products. */
+export interface ProductRecord {
+  readonly id: string;
+  readonly author: string;
+  readonly name: string;
+  readonly createdAt: number;
+}
+
+/** A bound registrable domain (DESIGN 4): first and last seen. */
+export interface BoundDomain {
+  readonly domain: string;
+  readonly firstSeen: number;
+  readonly lastSeen: number;
+}
+
+/**
+ * A key as stored (DESIGN 3): never the key itself, only SHA-256 of the normalised key (hex) and
+ * its last four characters for display.
+ */
+export interface StoredKey {
+  /** Opaque store id; never shown to buyers. */
+  readonly id: string;
+  /** SHA-256 of the normalised key, lower-case hex. */
+  readonly hash: string;
+  /** The last four characters of the normalised key. */
+  readonly hint: string;
+  readonly produit: string;
+  readonly kind: KeyKind;
+  readonly status: KeyStatus;
+  /** Domains the key may bind (buyer: N, default 1; trial: N; dev: 0, it binds nothing). */
+  readonly sites: number;
+  /** Trial end; null for other kinds. */
+  readonly expiresAt: number | null;
+  /** When it was replaced or revoked; null while active. */
+  readonly endedAt: number | null;
+  /** Revocation reason, for the author only; null otherwise. */
+  readonly reason: string | null;
+  /** Id of the key that replaced it (regenerate, transfer); null otherwise. */
+  readonly replacedBy: string | null;
+  readonly createdAt: number;
+  /** Products the key opens: its own, or for a dev key all of its author's products. */
+  readonly opens: readonly string[];
+  /** Bound domains in binding order. */
+  readonly domains: readonly BoundDomain[];
+}
+
+/** What `insertKey` and `replaceKey` store for a new key. */
+export interface NewKey {
+  readonly hash: string;
+  readonly hint: string;
+  readonly produit: string;
+  readonly kind: KeyKind;
+  readonly sites: number;
+  readonly expiresAt: number | null;
+  readonly createdAt: number;
+}
+
+/** One line of the request log (DESIGN 4): time, key, host, client IP. Nothing else. */
+export interface RequestLogEntry {
+  readonly at: number;
+  /** The matched key's id, or null for an unknown key. */
+  readonly keyId: string | null;
+  readonly host: string;
+  readonly ip: string;
+}
+
+export interface Installation {
+  readonly keyId: string;
+  readonly hint: string;
+  readonly kind: KeyKind;
+  readonly status: KeyStatus;
+  readonly domains: readonly BoundDomain[];
+}
+
+/**
+ * Persistence (DESIGN 3, 4). Every method is atomic on its own. Implementations: SQLite
+ * (embedded default), PostgreSQL (several processes). An unavailable store rejects its promise;
+ * the service answers 5xx then, never a signed refusal (DESIGN 2).
+ */
+export interface Store {
+  /** The key with this hash, with the products it opens and its bound domains, or null. */
+  findKeyByHash(hash: string): Promise<StoredKey | null>;
+  findKeyById(id: string): Promise<StoredKey | null>;
+
+  /**
+   * DESIGN 2.5 rule 8, atomically: binds `domain` to the key when fewer than `sites` domains are
+   * bound ('bound'), or reports that it is already bound ('already', last seen updated), or that
+   * the key is full ('full', nothing changed). Two racing first calls on a one-domain key bind
+   * exactly one.
+   */
+  bindDomain(keyId: string, domain: string, sites: number, now: number): Promise<'bound' | 'already' | 'full'>;
+  /** Updates `lastSeen` of an already bound domain (rule 7). */
+  touchDomain(keyId: string, domain: string, now: number): Promise<void>;
+  logRequest(entry: RequestLogEntry): Promise<void>;
+
+  /** 'exists' when the id is taken (409). */
+  addProduct(product: ProductRecord): Promise<'created' | 'exists'>;
+  getProduct(id: string): Promise<ProductRecord | null>;
+  /**
+   * Stores a new key with optional initial domains. 'no-product' when the product is unknown;
+   * 'dev-exists' when `kind` is dev and the product already has a live dev key (DESIGN 3: 409).
+   */
+  insertKey(key: NewKey, domains?: readonly string[]): Promise<{ readonly result: 'created'; readonly id: string } | { readonly result: 'no-product' | 'dev-exists' }>;
+  /**
+   * Regenerate or transfer (DESIGN 3), atomically: the old key, if still active, takes `status`
+   * with `endedAt` = `now` and `replacedBy`, and the new key is stored with `domains` bound
+   * (first and last seen = `now` for new ones, kept for carried-over ones). 'not-active' when
+   * the old key is no longer active (409), and then nothing changes.
+   */
+  replaceKey(
+    oldId: string,
+    status: 'transfert' | 'regeneration',
+    newKey: NewKey,
+    domains: readonly string[],
+    now: number,
+  ): Promise<{ readonly result: 'replaced'; readonly id: string } | { readonly result: 'not-active' }>;
+  /** Revokes an active key (DESIGN 3). 'not-active' when it is no longer active (409). */
+  revokeKey(id: string, reason: string | null, now: number): Promise<'revoked' | 'not-active'>;
+  /** Every key of the product with its bound domains (DESIGN 7 installations). */
+  installations(productId: string): Promise<readonly Installation[]>;
+  /** DESIGN 4: erases client IPs logged before `before`; returns how many entries were erased. */
+  purgeIps(before: number): Promise<number>;
+  /** Resolves when the store answers (for /healthz). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,85 @@
+import { normalizeKey, parseHost, validateNonce, validateProduit } from '@licence/core';
+import { clientIp, rateLimitKey } from './client-ip.js';
+import { HttpError } from './problem.js';
+import { checkBodySize, checkJsonContentType, field, MAX_BODY_BYTES, parseJsonObject } from './request-body.js';
+import { emptyResponse, jsonResponse, type Headers } from './response.js';
+import { fromStore, type ServiceContext } from './service-context.js';
+import type { ServiceRequest, ServiceResponse } from './service-types.js';
+import { isBlockedUserAgent } from './user-agents.js';
+import { answerVerdict } from './verdict.js';
+
+/** The two spellings of the public endpoint (spec "Endpoints"; DESIGN 2: same handler). */
+export const PUBLIC_PATHS: readonly string[] = ['/api/licence', '/api/license'];
+
+/** DESIGN 2: OPTIONS and POST only. */
+export const PUBLIC_ALLOW = 'OPTIONS, POST';
+
+/** On every answer of the public endpoint, errors included (DESIGN 2). */
+export const CORS_HEADERS: Headers = { 'Access-Control-Allow-Origin': '*' };
+
+/** The preflight answer (DESIGN 2): browsers may POST JSON from any origin. */
+const PREFLIGHT_HEADERS: Headers = {
+  Allow: PUBLIC_ALLOW,
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': PUBLIC_ALLOW,
+  'Access-Control-Allow-Headers': 'Content-Type',
+  // A day: the answer never changes while the service runs.
+  'Access-Control-Max-Age': '86400',
+};
+
+/**
+ * `POST /api/licence` (and `/api/license`), after the path matched. DESIGN 2's order, the first
+ * failing check answers: method 405, User-Agent 403, rate limit 429, body size 413, content type
+ * 415, body 400; then the signed verdict. OPTIONS answers before any of them and is neither
+ * filtered nor counted (DESIGN 5). 405 and 403 do not count toward the rate limit; everything
+ * after it does, 413 included.
+ *
+ * Errors are thrown as HttpError and answered by the caller, with `CORS_HEADERS`.
+ */
+export async function handlePublic(context: ServiceContext, request: ServiceRequest): Promise<ServiceResponse> {
+  if (request.method === 'OPTIONS') return emptyResponse(204, PREFLIGHT_HEADERS);
+  if (request.method !== 'POST') {
+    throw new HttpError('method-not-allowed', 'only POST and OPTIONS are allowed on this path', {
+      headers: { Allow: PUBLIC_ALLOW },
+    });
+  }
+  if (isBlockedUserAgent(request.headers['user-agent'], context.blockedUserAgents)) {
+    throw new HttpError(
+      'user-agent-blocked',
+      'send a User-Agent that names your product (for example MyTheme/1.2), not a library default',
+    );
+  }
+
+  const ip = clientIp(request.ip, request.headers['x-forwarded-for'], context.trust);
+  const bucket = rateLimitKey(ip);
+  const nowMs = context.clock.now();
+  const limit = await fromStore(() => context.rateLimiter.hit(bucket, nowMs), 'the rate limiter');
+  if (!limit.allowed) {
+    const retryAfter = Math.max(1, Math.ceil(limit.retryAfter));
+    throw new HttpError('rate-limited', `too many requests from this address; retry in ${retryAfter} s`, {
+      headers: { 'Retry-After': String(retryAfter) },
+    });
+  }
+
+  const bytes = checkBodySize(request.body, MAX_BODY_BYTES);
+  checkJsonContentType(request.headers['content-type']);
+  const body = parseJsonObject(bytes) ?? {};
+
+  // Field order: the key first (DESIGN 2.1: its length is checked before anything else), then the
+  // host, then our two optional fields. Core's messages never hold the key.
+  if (body.cle === undefined) throw new HttpError('invalid-request', 'cle: is required');
+  const key = field(() => normalizeKey(body.cle));
+  if (body.url === undefined) throw new HttpError('invalid-request', 'url: is required');
+  const host = field(() => parseHost(body.url));
+  const produit = field(() => validateProduit(body.produit));
+  const nonce = field(() => validateNonce(body.nonce));
+
+  const envelope = await answerVerdict(context, {
+    key,
+    host,
+    ...(produit === undefined ? {} : { produit }),
+    ...(nonce === undefined ? {} : { nonce }),
+    ip,
+  });
+  return jsonResponse(200, envelope, CORS_HEADERS);
+}

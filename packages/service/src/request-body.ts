@@ -1,0 +1,94 @@
+import { isValidationError, typeName } from '@licence/core';
+import { HttpError } from './problem.js';
+
+/**
+ * The body checks of DESIGN 2, in its order: size (413), content type (415), then the JSON itself
+ * (400). Every message names the rule and never quotes the body: it may hold a key. The JSON
+ * parser's own message is never used for that reason (V8 quotes the input in it).
+ */
+
+/** DESIGN 2: the public endpoint takes at most 8 KiB. */
+export const MAX_BODY_BYTES = 8 * 1024;
+/** The admin API takes more (a product name, a revocation reason): 64 KiB. */
+export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
+
+/** 413 when the adapter gave up reading (`null`) or the body is longer than `max` bytes. */
+export function checkBodySize(body: Uint8Array | null, max: number): Uint8Array {
+  if (body === null || body.length > max) {
+    throw new HttpError('body-too-large', `the request body must be at most ${max} bytes`);
+  }
+  return body;
+}
+
+/**
+ * True for `application/json`, with any case and white space, and an optional charset that must
+ * be UTF-8 (RFC 8259 8.1: JSON exchanged between systems is UTF-8; a body announced in another
+ * charset would be misread). Other parameters are ignored.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [type = '', ...parameters] = header.split(';');
+  if (type.trim().toLowerCase() !== 'application/json') return false;
+  for (const parameter of parameters) {
+    const equals = parameter.indexOf('=');
+    if (equals === -1) continue;
+    if (parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    const value = parameter.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (value !== 'utf-8' && value !== 'utf8') return false;
+  }
+  return true;
+}
+
+/** 415 unless the content type is JSON. */
+export function checkJsonContentType(header: string | undefined): void {
+  if (!isJsonContentType(header)) {
+    throw new HttpError('unsupported-media-type', 'Content-Type must be application/json (UTF-8)');
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The body as a JSON object. An empty body (only white space) is `undefined` when `allowEmpty`
+ * (the admin API: DESIGN 7 "a missing body is fine wherever no field is required"), else a 400.
+ */
+export function parseJsonObject(body: Uint8Array, allowEmpty = false): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    // The decoder's error says nothing more than this message (and is the caller's fault).
+    throw new HttpError('invalid-request', 'body: not valid UTF-8');
+  }
+  if (text.trim() === '') {
+    if (allowEmpty) return undefined;
+    throw new HttpError('invalid-request', 'body: is empty; expected a JSON object');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    // Deliberately dropped, not even kept as `cause`: the parser's message quotes the input,
+    // which may hold a key, and a malformed body is the caller's fault, not ours to log.
+    throw new HttpError('invalid-request', 'body: not valid JSON');
+  }
+  if (!isObject(value)) {
+    throw new HttpError('invalid-request', `body: expected a JSON object, got ${typeName(value)}`);
+  }
+  return value;
+}
+
+/** A JSON object: not null, not an array. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Runs a core check and turns its ValidationError into a 400 with core's exact message. */
+export function field<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (isValidationError(error)) throw new HttpError('invalid-request', error.message, { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+import type { RandomBytes, VerdictSettings } from '@licence/core';
+import type { CompiledTrustProxy } from './client-ip.js';
+import type { Clock, Logger, RateLimiter, Signer, Store } from './ports.js';
+import { HttpError } from './problem.js';
+
+/** What every handler of the service gets: the ports, with options checked once at creation. */
+export interface ServiceContext {
+  readonly store: Store;
+  readonly rateLimiter: RateLimiter;
+  readonly clock: Clock;
+  readonly signer: Signer;
+  readonly logger: Logger;
+  readonly random: RandomBytes;
+  readonly settings: VerdictSettings | undefined;
+  readonly trust: CompiledTrustProxy | undefined;
+  readonly blockedUserAgents: readonly RegExp[];
+  /** SHA-256 of the admin token; null when the admin API is off. */
+  readonly adminTokenHash: Buffer | null;
+}
+
+/** The clock in whole seconds, as every stored time and `donnees` holds them. */
+export function nowSeconds(clock: Pick<Clock, 'now'>): number {
+  return Math.floor(clock.now() / 1000);
+}
+
+/**
+ * Runs a store (or rate limiter) call; a rejection is a 503, never a signed refusal (DESIGN 2:
+ * "an internal fault is a 5xx"). The cause is kept for the error log line.
+ */
+export async function fromStore<T>(call: () => Promise<T>, what = 'the key store'): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw new HttpError('service-unavailable', `${what} is unavailable; try again later`, { cause: error });
+  }
+}
+
+/** An error as log fields: name, message, stack and cause chain. Never a request value. */
+export function describeError(error: unknown, depth = 0): Record<string, unknown> {
+  if (!(error instanceof Error)) return { value: typeof error };
+  const fields: Record<string, unknown> = { name: error.name, message: error.message };
+  if (error.stack !== undefined) fields.stack = error.stack;
+  if (error.cause !== undefined && depth < 3) fields.cause = describeError(error.cause, depth + 1);
+  return fields;
+}

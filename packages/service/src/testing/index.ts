@@ -1,0 +1,2 @@
+// @licence/service/testing: the shared Store contract suite (vitest). This file only re-exports.
+export { storeContract } from './store-contract.js';

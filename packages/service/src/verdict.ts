@@ -1,0 +1,113 @@
+import {
+  decideVerdict,
+  isValidationError,
+  keyHint,
+  signDonnees,
+  type HostInfo,
+  type KeyRecord,
+  type SignedEnvelope,
+  type VerdictDecision,
+} from '@licence/core';
+import { hashKey } from './key-hash.js';
+import type { StoredKey } from './ports.js';
+import { HttpError } from './problem.js';
+import { fromStore, nowSeconds, type ServiceContext } from './service-context.js';
+
+/** A checked verdict request: every field already valid (the 400s are behind us). */
+export interface VerdictInput {
+  /** The normalised key (never logged: only its hint). */
+  readonly key: string;
+  readonly host: HostInfo;
+  readonly produit?: string;
+  readonly nonce?: string;
+  /** The client IP (DESIGN 5), for the request log. */
+  readonly ip: string;
+}
+
+/** Core's view of a stored key (DESIGN 2.5). */
+export function toKeyRecord(stored: StoredKey): KeyRecord {
+  return {
+    kind: stored.kind,
+    status: stored.status,
+    endedAt: stored.endedAt,
+    expiresAt: stored.expiresAt,
+    products: stored.opens,
+    sites: stored.sites,
+    domains: stored.domains.map((entry) => entry.domain),
+  };
+}
+
+/** Binding is tried at most this often: once, and once more after losing a race. */
+const BIND_ATTEMPTS = 2;
+
+/**
+ * The verdict of DESIGN 2.5, carried out against the store and signed: look the key up by its
+ * hash, let core decide, bind atomically when core asks (deciding again if a racing call took the
+ * last slot), note the last sighting of an already bound domain, log the request (DESIGN 4), sign.
+ *
+ * Every fault is thrown as a 5xx HttpError (DESIGN 2: never a signed refusal): a store that does
+ * not answer (503), or a record that core refuses (500: a bad record, a bug).
+ */
+export async function answerVerdict(context: ServiceContext, input: VerdictInput): Promise<SignedEnvelope> {
+  const { store, logger } = context;
+  const now = nowSeconds(context.clock);
+  const hint = keyHint(input.key);
+  const hash = hashKey(input.key);
+
+  const decide = (stored: StoredKey | null): VerdictDecision => {
+    try {
+      return decideVerdict({
+        key: stored === null ? null : toKeyRecord(stored),
+        host: input.host,
+        ...(input.produit === undefined ? {} : { produit: input.produit }),
+        ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
+        now,
+        ...(context.settings === undefined ? {} : { settings: context.settings }),
+      });
+    } catch (error) {
+      if (isValidationError(error)) {
+        throw new HttpError('internal-error', 'the stored key record is invalid', { cause: error });
+      }
+      throw error;
+    }
+  };
+
+  let stored = await fromStore(() => store.findKeyByHash(hash));
+  let decision = decide(stored);
+  let touch = decision.donnees.ok && !decision.donnees.essai && decision.bind === null;
+
+  for (let attempt = 1; decision.bind !== null && stored !== null; attempt += 1) {
+    const keyId: string = stored.id;
+    const domain: string = decision.bind;
+    const sites = stored.sites;
+    const result = await fromStore(() => store.bindDomain(keyId, domain, sites, now));
+    touch = false;
+    if (result !== 'full') break;
+    // A racing call took the last slot between our read and our bind (DESIGN 2.5: binding is
+    // atomic, "two first calls racing ... bind exactly one"): decide again on the fresh record,
+    // which now answers rule 7 (same domain) or rule 9 (autre_domaine).
+    if (attempt >= BIND_ATTEMPTS) {
+      throw new HttpError('internal-error', 'the domain binding did not settle');
+    }
+    stored = await fromStore(() => store.findKeyById(keyId));
+    decision = decide(stored);
+    touch = decision.donnees.ok && !decision.donnees.essai && decision.bind === null;
+  }
+
+  // Rule 7: the domain was already bound; keep its "last seen" current (DESIGN 4).
+  if (touch && stored !== null && input.host.registrable !== null) {
+    const keyId = stored.id;
+    const domain = input.host.registrable;
+    await fromStore(() => store.touchDomain(keyId, domain, now));
+  }
+
+  const keyId = stored?.id ?? null;
+  await fromStore(() => store.logRequest({ at: now, keyId, host: input.host.hote, ip: input.ip }));
+
+  const envelope = signDonnees(decision.donnees, context.signer);
+  logger.info(
+    { hint, ok: decision.donnees.ok, motif: decision.donnees.motif, hote: input.host.hote },
+    'verdict',
+  );
+  return envelope;
+}

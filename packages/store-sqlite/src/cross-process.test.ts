@@ -1,0 +1,166 @@
+import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import { build } from 'tsup';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from './open-sqlite-store.js';
+
+const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const worker = join(packageDir, 'test', 'bind-worker.mjs');
+// The children are plain Node, which cannot run TypeScript: the CURRENT sources are bundled here
+// for them, so the test never runs a stale or missing dist/ and needs no manual build step.
+// Under node_modules, so it is git-ignored and resolves better-sqlite3 like the package does.
+const bundleDir = join(packageDir, 'node_modules', '.cache', 'store-sqlite-cross-process');
+
+type WorkerResult = 'bound' | 'already' | 'full' | `error: ${string}`;
+
+interface WorkerMessage {
+  readonly ready?: boolean;
+  readonly results?: WorkerResult[];
+  readonly error?: string;
+}
+
+/** Forks one worker; `ready` and `done` both fail at once if it dies, so the test never hangs. */
+function start(args: string[]): { child: ChildProcess; ready: Promise<void>; done: Promise<WorkerResult[]> } {
+  const child = fork(worker, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const died = new Promise<never>((_, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      reject(new Error(`worker exited with code ${String(code)} before answering`));
+    });
+  });
+  const ready = new Promise<void>((resolve) => {
+    child.on('message', (message: WorkerMessage) => {
+      if (message.ready === true) {
+        resolve();
+      }
+    });
+  });
+  const done = new Promise<WorkerResult[]>((resolve, reject) => {
+    child.on('message', (message: WorkerMessage) => {
+      if (message.results !== undefined) {
+        resolve(message.results);
+      } else if (message.ready !== true) {
+        reject(new Error(`worker failed: ${message.error ?? 'no detail'}`));
+      }
+    });
+  });
+  const raced = { child, ready: Promise.race([ready, died]), done: Promise.race([done, died]) };
+  // Whoever awaits these still gets the rejection; this only keeps Node from reporting the ones
+  // nobody awaits (the exit after a normal answer, the sibling of a worker that failed first).
+  for (const promise of [died, raced.ready, raced.done]) {
+    promise.catch(() => undefined);
+  }
+  return raced;
+}
+
+describe('bindDomain across processes (DESIGN 2.5: binding is atomic)', () => {
+  let dir: string;
+  let bundle: string;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'licence-cross-process-'));
+    await build({
+      entry: { index: join(packageDir, 'src', 'index.ts') },
+      format: ['esm'],
+      outDir: bundleDir,
+      external: ['better-sqlite3', '@licence/core', '@licence/service'],
+      dts: false,
+      clean: true,
+      config: false,
+      silent: true,
+    });
+    bundle = join(bundleDir, 'index.js');
+  }, 60_000);
+
+  afterAll(async () => {
+    // Only when a test failed midway: stop the workers this file started, by their handle.
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill();
+      }
+    }
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('binds exactly 3 domains when two processes race 50 domains each on a 3-site key', async () => {
+    const file = join(dir, 'licence.db');
+    const setup = openSqliteStore({ file });
+    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    const inserted = await setup.insertKey({
+      hash: 'f'.repeat(64),
+      hint: 'AB12',
+      produit: 'theme',
+      kind: 'buyer',
+      sites: 3,
+      expiresAt: null,
+      createdAt: 1,
+    });
+    if (inserted.result !== 'created') {
+      throw new Error(`insertKey: ${inserted.result}`);
+    }
+    await setup.close();
+
+    const a = start([bundle, file, inserted.id, 'a', '50']);
+    const b = start([bundle, file, inserted.id, 'b', '50']);
+    children.push(a.child, b.child);
+    await Promise.all([a.ready, b.ready]);
+    a.child.send('go');
+    b.child.send('go');
+    const [fromA, fromB] = await Promise.all([a.done, b.done]);
+    const results = [...fromA, ...fromB];
+
+    expect(results.filter((r) => r.startsWith('error'))).toEqual([]);
+    expect(results.filter((r) => r === 'bound')).toHaveLength(3);
+    expect(results.filter((r) => r === 'full')).toHaveLength(97);
+
+    const check = openSqliteStore({ file });
+    const key = await check.findKeyById(inserted.id);
+    await check.close();
+    expect(key?.domains).toHaveLength(3);
+    expect(new Set(key?.domains.map((d) => d.domain)).size).toBe(3);
+  }, 60_000);
+
+  it('waits for another process holding the write lock (busy_timeout) instead of failing', async () => {
+    const file = join(dir, 'locked.db');
+    const setup = openSqliteStore({ file });
+    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    const inserted = await setup.insertKey({
+      hash: 'e'.repeat(64),
+      hint: 'AB12',
+      produit: 'theme',
+      kind: 'buyer',
+      sites: 1,
+      expiresAt: null,
+      createdAt: 1,
+    });
+    await setup.close();
+    if (inserted.result !== 'created') {
+      throw new Error(`insertKey: ${inserted.result}`);
+    }
+
+    const holder = new Database(file);
+    holder.exec('BEGIN IMMEDIATE');
+    const child = start([bundle, file, inserted.id, 'locked', '1']);
+    children.push(child.child);
+    await child.ready;
+    child.child.send('go');
+    let finished = false;
+    void child.done.then(() => {
+      finished = true;
+    });
+    // Not a timing assertion: while this connection holds the lock the worker CANNOT finish,
+    // however long it is given; the pause only lets it reach its wait.
+    await sleep(300);
+    expect(finished).toBe(false);
+    holder.exec('COMMIT');
+    holder.close();
+    expect(await child.done).toEqual(['bound']);
+  }, 60_000);
+});

@@ -1,0 +1,143 @@
+import type Database from 'better-sqlite3';
+import type { Logger } from '@licence/service';
+
+/**
+ * The schema, as an ordered list of steps. Step N (1-based) takes a file from `user_version`
+ * N - 1 to N. A released step is never edited: a change is a new step appended at the end.
+ *
+ * What is kept is DESIGN 3 and 4, nothing more:
+ * - products (id, author, name): the author is an id; a dev key opens every product whose
+ *   `author` equals its own product's (DESIGN 3);
+ * - keys: SHA-256 of the normalised key (hex) and its last four characters, never the key;
+ * - bound domains: the registrable domain, its binding position, first and last seen;
+ * - the request log: time, key (null when unknown), host, client IP (erased by the purge).
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE products (
+    id         TEXT PRIMARY KEY NOT NULL,
+    author     TEXT NOT NULL,
+    name       TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  -- A dev key's products: every product of its author (DESIGN 3).
+  CREATE INDEX products_author ON products (author, id);
+
+  CREATE TABLE keys (
+    -- AUTOINCREMENT: an id is never reused, so a log line or a replaced_by never points at a
+    -- later key (keys are never deleted anyway).
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    hash        TEXT NOT NULL UNIQUE CHECK (length(hash) = 64),
+    hint        TEXT NOT NULL,
+    product_id  TEXT NOT NULL REFERENCES products (id),
+    kind        TEXT NOT NULL CHECK (kind IN ('buyer', 'trial', 'dev')),
+    status      TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'transfert', 'regeneration', 'revocation')),
+    sites       INTEGER NOT NULL CHECK (sites >= 0),
+    expires_at  INTEGER,
+    ended_at    INTEGER,
+    reason      TEXT,
+    replaced_by INTEGER REFERENCES keys (id),
+    created_at  INTEGER NOT NULL
+  );
+  CREATE INDEX keys_product ON keys (product_id, id);
+  -- DESIGN 3: one live development key per product. The index makes it hold across processes
+  -- even if a caller skipped the check.
+  CREATE UNIQUE INDEX keys_one_live_dev ON keys (product_id) WHERE kind = 'dev' AND status = 'active';
+
+  CREATE TABLE bound_domains (
+    key_id     INTEGER NOT NULL REFERENCES keys (id),
+    domain     TEXT NOT NULL,
+    -- Binding order (DESIGN 2.5 rule 9 lists the domains in this order).
+    position   INTEGER NOT NULL,
+    first_seen INTEGER NOT NULL,
+    last_seen  INTEGER NOT NULL,
+    PRIMARY KEY (key_id, domain),
+    UNIQUE (key_id, position)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE request_log (
+    id     INTEGER PRIMARY KEY,
+    at     INTEGER NOT NULL,
+    key_id INTEGER REFERENCES keys (id),
+    host   TEXT NOT NULL,
+    ip     TEXT
+  );
+  -- The purge (DESIGN 4) only ever looks at entries that still hold an IP: a partial index keeps
+  -- it small and the daily run cheap.
+  CREATE INDEX request_log_ip_at ON request_log (at) WHERE ip IS NOT NULL;
+  `,
+];
+
+/** The schema version this build writes (SQLite's `user_version` after the last step). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Thrown when a file was written by a newer build: reading it could misread or lose data. */
+export class SchemaVersionError extends Error {
+  override readonly name = 'SchemaVersionError';
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `${file}: schema version ${found} is newer than this build supports (${supported}); ` +
+        'upgrade @licence/store-sqlite, or use a copy of the data made before the upgrade',
+    );
+  }
+}
+
+export function userVersion(db: Database.Database): number {
+  const value: unknown = db.pragma('user_version', { simple: true });
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    throw new TypeError(`user_version: expected an integer, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Refuses a file from a newer build before anything writes to it (even the WAL switch changes
+ * the file header), so an older build run by mistake leaves that file exactly as it was.
+ */
+export function refuseNewerSchema(db: Database.Database, file: string): void {
+  const found = userVersion(db);
+  if (found > SCHEMA_VERSION) {
+    throw new SchemaVersionError(file, found, SCHEMA_VERSION);
+  }
+}
+
+/**
+ * Brings the file to SCHEMA_VERSION. All pending steps and the new `user_version` commit in ONE
+ * immediate transaction: a crash leaves the old version whole, and two processes opening a new
+ * file at once migrate it once (the second waits on the lock, then sees the new version).
+ */
+export function migrate(db: Database.Database, file: string, logger?: Logger): number {
+  refuseNewerSchema(db, file);
+  if (userVersion(db) === SCHEMA_VERSION) {
+    // The usual start: nothing to do, and no write lock taken, so opening never waits for (or
+    // blocks) another process's writes.
+    return SCHEMA_VERSION;
+  }
+  const run = db.transaction(() => {
+    // Checked again under the write lock: another process may have migrated meanwhile.
+    refuseNewerSchema(db, file);
+    const from = userVersion(db);
+    for (let version = from; version < SCHEMA_VERSION; version += 1) {
+      const step = MIGRATIONS[version];
+      if (step === undefined) {
+        throw new RangeError(`migration ${version + 1} is missing`);
+      }
+      db.exec(step);
+    }
+    if (from !== SCHEMA_VERSION) {
+      // user_version lives in the file header and is part of this transaction.
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }
+    return from;
+  });
+  const from = run.immediate();
+  if (from !== SCHEMA_VERSION) {
+    logger?.info({ from, to: SCHEMA_VERSION }, 'sqlite store: schema migrated');
+  }
+  return from;
+}

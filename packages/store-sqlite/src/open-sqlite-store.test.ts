@@ -1,0 +1,149 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Logger } from '@licence/service';
+// Until @licence/service exports its `./testing` subpath, the suite is taken from its source.
+import { storeContract } from '@licence/service/testing';
+import { openSqliteStore, PURGE_CHUNK } from './open-sqlite-store.js';
+
+storeContract('sqlite', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'licence-store-'));
+  const store = openSqliteStore({ file: join(dir, 'licence.db') });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+/** A logger that keeps what it is given, to check what the store says (and never says). */
+function recordingLogger(): Logger & { readonly lines: string[] } {
+  const lines: string[] = [];
+  const keep = (fields: Record<string, unknown>, message?: string): void => {
+    lines.push(JSON.stringify({ ...fields, message }));
+  };
+  return { lines, debug: keep, info: keep, warn: keep, error: keep };
+}
+
+describe('openSqliteStore', () => {
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'licence-store-'));
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the missing parent folders of the file', async () => {
+    const store = openSqliteStore({ file: join(dir, 'a', 'b', 'licence.db') });
+    await expect(store.ping()).resolves.toBeUndefined();
+    await store.close();
+  });
+
+  it('keeps products, keys, domains and statuses across close and reopen', async () => {
+    const file = join(dir, 'licence.db');
+    const hash = 'b'.repeat(64);
+    const first = openSqliteStore({ file });
+    await first.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    const inserted = await first.insertKey({
+      hash,
+      hint: 'AB12',
+      produit: 'theme',
+      kind: 'buyer',
+      sites: 2,
+      expiresAt: null,
+      createdAt: 2,
+    });
+    if (inserted.result !== 'created') {
+      throw new Error(`insertKey: ${inserted.result}`);
+    }
+    expect(await first.bindDomain(inserted.id, 'exemple.fr', 2, 3)).toBe('bound');
+    await first.logRequest({ at: 3, keyId: inserted.id, host: 'exemple.fr', ip: '203.0.113.9' });
+    const before = await first.findKeyByHash(hash);
+    await first.close();
+
+    const second = openSqliteStore({ file });
+    expect(await second.findKeyByHash(hash)).toEqual(before);
+    expect(await second.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    expect(await second.bindDomain(inserted.id, 'exemple.fr', 2, 4)).toBe('already');
+    expect(await second.purgeIps(10)).toBe(1);
+    await second.close();
+  });
+
+  it('closes idempotently', async () => {
+    const store = openSqliteStore({ file: join(dir, 'licence.db') });
+    await store.close();
+    await expect(store.close()).resolves.toBeUndefined();
+  });
+
+  it('refuses a file that is not a SQLite database with one clear error', async () => {
+    const file = join(dir, 'not-a-db.db');
+    await writeFile(file, 'this is not a database, it is a text file that is long enough to have a header\n'.repeat(20));
+    expect(() => openSqliteStore({ file })).toThrow(`${file}: cannot open the SQLite store: file is not a database`);
+  });
+
+  it('rejects a key id that is not one of its own instead of writing it', async () => {
+    const store = openSqliteStore({ file: join(dir, 'licence.db') });
+    await expect(store.bindDomain('abc', 'a.fr', 1, 1)).rejects.toThrow('keyId: expected a key id of this store, got "abc"');
+    await expect(store.logRequest({ at: 1, keyId: '1.5', host: 'a.fr', ip: '::1' })).rejects.toThrow(/keyId/);
+    // A well-formed id of no key is refused by the foreign key (foreign_keys = ON).
+    await expect(store.bindDomain('999', 'a.fr', 1, 1)).rejects.toThrow(/FOREIGN KEY/);
+    await store.close();
+  });
+
+  it('logs the first migration, and never a hash', async () => {
+    const logger = recordingLogger();
+    const store = openSqliteStore({ file: join(dir, 'licence.db'), logger });
+    const hash = 'c'.repeat(64);
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await store.insertKey({ hash, hint: 'AB12', produit: 'theme', kind: 'buyer', sites: 1, expiresAt: null, createdAt: 1 });
+    await store.findKeyByHash(hash);
+    await store.close();
+    expect(logger.lines.some((line) => line.includes('schema migrated'))).toBe(true);
+    expect(logger.lines.filter((line) => line.includes(hash))).toEqual([]);
+  });
+});
+
+describe('openSqliteStore domain lists', () => {
+  it('stores a domain listed twice once, at its first place', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'licence-store-'));
+    const store = openSqliteStore({ file: join(dir, 'licence.db') });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    const key = { hint: 'AB12', produit: 'theme', kind: 'buyer', sites: 3, expiresAt: null, createdAt: 1 } as const;
+    const inserted = await store.insertKey({ ...key, hash: '1'.repeat(64) }, ['a.fr', 'b.fr', 'a.fr']);
+    if (inserted.result !== 'created') {
+      throw new Error(`insertKey: ${inserted.result}`);
+    }
+    expect((await store.findKeyById(inserted.id))?.domains.map((d) => d.domain)).toEqual(['a.fr', 'b.fr']);
+    const replaced = await store.replaceKey(inserted.id, 'transfert', { ...key, hash: '2'.repeat(64) }, ['c.fr', 'c.fr'], 2);
+    if (replaced.result !== 'replaced') {
+      throw new Error(`replaceKey: ${replaced.result}`);
+    }
+    expect((await store.findKeyById(replaced.id))?.domains.map((d) => d.domain)).toEqual(['c.fr']);
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe('openSqliteStore purge in chunks', () => {
+  it('erases more rows than one chunk holds, and counts them all', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'licence-store-'));
+    const store = openSqliteStore({ file: join(dir, 'licence.db') });
+    const total = PURGE_CHUNK * 2 + 7;
+    await Promise.all(
+      Array.from({ length: total + 3 }, (_, i) =>
+        store.logRequest({ at: i < total ? 100 : 200, keyId: null, host: 'a.fr', ip: '203.0.113.1' }),
+      ),
+    );
+    expect(await store.purgeIps(150)).toBe(total);
+    expect(await store.purgeIps(150)).toBe(0);
+    expect(await store.purgeIps(300)).toBe(3);
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+});
