@@ -56,7 +56,9 @@ await store.close();
 console.log(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
 
 async function startServer(kind) {
-  const args = [join(here, 'server-child.mjs'), kind, dataFile, seed];
+  // BENCH_PROFILE=1 writes a V8 CPU profile of the Koa server to bench/profiles/ (git-ignored).
+  const profile = process.env.BENCH_PROFILE === '1' && kind === 'koa' ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'profiles')}`] : [];
+  const args = [...profile, join(here, 'server-child.mjs'), kind, dataFile, seed];
   const child = hasTaskset ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {

@@ -24,6 +24,9 @@ export const BUSY_TIMEOUT_MS = 5000;
 /** Rows the purge erases per statement (one short write lock each). */
 export const PURGE_CHUNK = 5000;
 
+/** A bound_domains row from a LEFT JOIN: all NULL when the key has no domain. */
+type NullableDomainRow = { readonly domain: string | null; readonly first_seen: number | null; readonly last_seen: number | null };
+
 const KEY_COLUMNS =
   'id, hash, hint, product_id, kind, status, sites, expires_at, ended_at, reason, replaced_by, created_at';
 
@@ -82,6 +85,14 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
 
   const sql = {
     keyByHash: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
+    // The hot path of every verdict: the key and its bound domains in ONE statement, so they come
+    // from one snapshot without the cost of a BEGIN/COMMIT pair (the LEFT JOIN gives one row with
+    // NULL domain columns for a key with no domain).
+    keyWithDomainsByHash: db.prepare<[string], KeyRow & NullableDomainRow>(
+      `SELECT ${KEY_COLUMNS.split(', ').map((column) => `k.${column}`).join(', ')}, ` +
+        'd.domain, d.first_seen, d.last_seen FROM keys k LEFT JOIN bound_domains d ON d.key_id = k.id ' +
+        'WHERE k.hash = ? ORDER BY d.position',
+    ),
     keyById: db.prepare<[number], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ?`),
     keysOfProduct: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE product_id = ? ORDER BY id`),
     domainsOfKey: db.prepare<[number], DomainRow>(
@@ -137,10 +148,19 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
 
   // Reads run in a (deferred) transaction so a key and its domains come from one snapshot even
   // while another process writes (WAL readers see a consistent snapshot).
-  const readKeyByHash = db.transaction((hash: string): StoredKey | null => {
+  const readKeyByHashInTransaction = db.transaction((hash: string): StoredKey | null => {
     const row = sql.keyByHash.get(hash);
     return row === undefined ? null : fullKey(row);
   });
+  function readKeyByHash(hash: string): StoredKey | null {
+    const rows = sql.keyWithDomainsByHash.all(hash);
+    const first = rows[0];
+    if (first === undefined) return null;
+    // A dev key also needs its author's products: the two-statement read, in a transaction.
+    if (keyKind(first) === 'dev') return readKeyByHashInTransaction(hash);
+    const domains = first.domain === null ? [] : (rows as DomainRow[]);
+    return toStoredKey(first, [first.product_id], domains);
+  }
   const readKeyById = db.transaction((id: number): StoredKey | null => {
     const row = sql.keyById.get(id);
     return row === undefined ? null : fullKey(row);
