@@ -1,0 +1,31 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Opens a SQLite file directly, to check what the store really wrote (the purge test reads
+ * `request_log.ip`) or to break a row on purpose (a corrupt record must be a 500, DESIGN 2).
+ *
+ * better-sqlite3 is a dependency of @licence/store-sqlite, not of this app, so it is loaded from
+ * that package's folder; the few members used are typed here. (If the app lists it as a dev
+ * dependency one day, a plain import can replace this.)
+ */
+
+export interface SqliteStatement {
+  run(...params: unknown[]): { readonly changes: number };
+  all(...params: unknown[]): unknown[];
+  get(...params: unknown[]): unknown;
+}
+
+export interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement;
+  close(): void;
+}
+
+type DatabaseConstructor = new (file: string, options?: { readonly readonly?: boolean; readonly fileMustExist?: boolean }) => SqliteDatabase;
+
+const requireFromStore = createRequire(new URL('../../../packages/store-sqlite/package.json', import.meta.url));
+const Database = requireFromStore('better-sqlite3') as DatabaseConstructor;
+
+/** Opens an existing database file (never creates one: a wrong path fails at once). */
+export function openSqliteFile(file: string): SqliteDatabase {
+  return new Database(file, { fileMustExist: true });
+}

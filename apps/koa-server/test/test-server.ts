@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeBase64 } from '@licence/core';
+import { createMemoryRateLimiter, createNodeSigner, createService } from '@licence/service';
+import type { Service, Store, TrustProxy } from '@licence/service';
+import { openSqliteStore } from '@licence/store-sqlite';
+import { loadSignatureVectors } from '@licence/vectors';
+import { answerClientError } from '../src/client-error.js';
+import { createApp } from '../src/create-app.js';
+import { REQUEST_TIMEOUT_MS } from '../src/start-server.js';
+import { captureLogs } from './capture-logs.js';
+
+/**
+ * A real Koa server (createApp + createService + openSqliteStore on a temporary file) on
+ * 127.0.0.1:0, signing with the TEST ONLY seed of @licence/vectors, on a clock the test moves.
+ * The same pieces `startServer` wires, minus the embedded default (no key file, no banner), so a
+ * test can hand in the clock and TRUST_PROXY.
+ */
+
+const signatureKeys = loadSignatureVectors().keys;
+
+/** TEST ONLY (signatures.json): public on purpose, never used for real data. */
+export const TEST_SEED = decodeBase64(signatureKeys.primary.seed, 'seed', 32);
+export const TEST_PUBLIC_KEY = signatureKeys.primary.publicKey;
+
+/** A product User-Agent that the DESIGN 5 filter lets through. */
+export const PRODUCT_UA = 'VectorTest/1.0 (+https://exemple.fr)';
+
+/** The service clock, moved by the test. The port speaks milliseconds (ports.ts). */
+export interface TestClock {
+  now(): number;
+  /** Moves the clock by whole seconds. */
+  advance(seconds: number): void;
+  /** Sets the clock to `ms` milliseconds since the epoch. */
+  set(ms: number): void;
+}
+
+export function createTestClock(startMs: number): TestClock {
+  let current = startMs;
+  return {
+    now: () => current,
+    advance: (seconds) => {
+      current += seconds * 1000;
+    },
+    set: (ms) => {
+      current = ms;
+    },
+  };
+}
+
+export interface TestServerOptions {
+  /** Milliseconds since the epoch; default: the real time at start. */
+  readonly clockStartMs?: number;
+  /** Default: a random token (the admin API is on). `null`: the admin API is off. */
+  readonly adminToken?: string | null;
+  readonly trustProxy?: TrustProxy;
+  /** Keep Node's default request timeout unless a test needs another. */
+  readonly requestTimeoutMs?: number;
+}
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly publicKey: string;
+  readonly adminToken: string | null;
+  readonly clock: TestClock;
+  readonly service: Service;
+  readonly store: Store;
+  readonly server: Server;
+  /** The SQLite file, for tests that read it directly. */
+  readonly dbFile: string;
+  /** Every JSON log line the server wrote. */
+  readonly lines: string[];
+  /** Closes connections, the server and the store, and removes the temporary folder. */
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'licence-test-'));
+  const dbFile = join(dir, 'licence.db');
+  const { logger, lines } = captureLogs('debug');
+  const clock = createTestClock(options.clockStartMs ?? Date.now());
+  const adminToken = options.adminToken === undefined ? randomBytes(24).toString('base64url') : options.adminToken;
+  const store = openSqliteStore({ file: dbFile, logger });
+  const service = createService({
+    store,
+    rateLimiter: createMemoryRateLimiter(),
+    clock,
+    signer: createNodeSigner(TEST_SEED),
+    logger,
+    random: (length) => new Uint8Array(randomBytes(length)),
+    ...(adminToken === null ? {} : { adminToken }),
+    ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+  });
+  const app = createApp({ service, logger });
+  const server = createServer(app.callback());
+  server.requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the test server is not listening on TCP');
+  const { port } = address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    host: '127.0.0.1',
+    port,
+    publicKey: TEST_PUBLIC_KEY,
+    adminToken,
+    clock,
+    service,
+    store,
+    server,
+    dbFile,
+    lines,
+    close: () => {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
