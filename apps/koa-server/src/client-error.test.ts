@@ -35,6 +35,20 @@ describe('answerClientError', () => {
     expect(socket.writableEnded).toBe(true);
   });
 
+  it('answers headers too large with a 431 of its own problem type', () => {
+    const socket = new PassThrough();
+    const { logger } = captureLogs();
+    answerClientError(Object.assign(new Error('Header overflow'), { code: 'HPE_HEADER_OVERFLOW' }), socket, logger);
+    const [head = '', body = ''] = String(socket.read()).split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(JSON.parse(body)).toEqual({
+      type: 'https://licence.dev/problems/headers-too-large',
+      title: 'Request headers too large',
+      status: 431,
+      detail: 'the request headers exceed the server limit',
+    });
+  });
+
   it('only closes a socket the client already reset', () => {
     const socket = new PassThrough();
     const { logger } = captureLogs();

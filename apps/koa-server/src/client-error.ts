@@ -14,8 +14,11 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const [status, title] = clientErrorStatus(error.code);
+  // 431 has its own problem type (RFC 6585 5); every other parser refusal is a bad request.
   const body = JSON.stringify(
-    problemBody('invalid-request', 'the request is not valid HTTP/1.1 or exceeds the server limits', status),
+    status === 431
+      ? problemBody('headers-too-large', 'the request headers exceed the server limit')
+      : problemBody('invalid-request', 'the request is not valid HTTP/1.1 or exceeds the server limits', status),
   );
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\n` +

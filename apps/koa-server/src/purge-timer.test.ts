@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { captureLogs } from '../test/capture-logs.js';
-import { startPurgeTimer } from './purge-timer.js';
+import { PURGE_INTERVAL_MS, startPurgeTimer } from './purge-timer.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('startPurgeTimer (DESIGN 4: the server purges by itself, daily)', () => {
   it('purges once at start and logs the count', async () => {
@@ -22,6 +26,25 @@ describe('startPurgeTimer (DESIGN 4: the server purges by itself, daily)', () =>
     timer.stop();
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 50, msg: 'purge failed', err: { message: 'database is locked' } });
+  });
+
+  it('purges daily by default: once at start, not at 24 h - 1 ms, again at 24 h and 48 h', async () => {
+    expect(PURGE_INTERVAL_MS).toBe(86_400_000);
+    vi.useFakeTimers();
+    const { logger } = captureLogs();
+    let calls = 0;
+    const timer = startPurgeTimer({ purge: () => Promise.resolve(++calls) }, logger);
+    await timer.first;
+    expect(calls).toBe(1);
+    await vi.advanceTimersByTimeAsync(86_400_000 - 1);
+    expect(calls).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toBe(2);
+    await vi.advanceTimersByTimeAsync(86_400_000);
+    expect(calls).toBe(3);
+    timer.stop();
+    await vi.advanceTimersByTimeAsync(3 * 86_400_000);
+    expect(calls).toBe(3);
   });
 
   it('runs again at each interval', async () => {

@@ -107,6 +107,11 @@ describe('licence serve, then the admin commands on the same data folder', () =>
     const purge = await runCli(['purge', '--json'], { cwd });
     expect(purge).toMatchObject({ code: 0 });
     expect(json(purge.stdout)).toEqual({ erased: 0 });
+
+    // DESIGN 7: `--json` on every command that prints data, product add included.
+    const product = await runCli(['product', 'add', 'other-product', '--author', 'me', '--name', 'Other product', '--json'], { cwd });
+    expect(product.code).toBe(0);
+    expect(json(product.stdout)).toEqual({ id: 'other-product', author: 'me', name: 'Other product' });
   });
 
   it('second start reuses the key and the data: same public key, same verdict; then transfer, regenerate, revoke', async () => {

@@ -160,6 +160,8 @@ function judge(status: number, contentType: string | undefined, text: string, bo
     const problem: unknown = JSON.parse(text);
     return isRecord(problem) && problem.status === status ? null : `a ${status} with a wrong problem body: ${text}`;
   }
+  // DESIGN 2.6: the service only ever emits ASCII in donnees (and the signature is base64).
+  if (!/^[\x20-\x7e]*$/.test(text)) return `a 200 that is not printable ASCII: ${text}`;
   // A 200: the request must have been valid, and the envelope must verify for the host it named.
   const fields = body.json;
   if (!isRecord(fields) || typeof fields.cle !== 'string' || typeof fields.url !== 'string') return `a 200 for a body without string cle and url: ${text}`;

@@ -1,8 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { normalizeKey } from '@licence/core';
+import { describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN, admin, adminRequest, createHarness, issue, json, verdict } from '../test/harness.js';
 import { hashToken, isAuthorized } from './admin-routes.js';
 import { PROBLEM_BASE } from './problem.js';
 import type { ServiceResponse } from './service-types.js';
+
+// DESIGN 5 "compared in constant time": `timingSafeEqual` is wrapped in a spy that still calls the
+// real one, so every test of this file runs the real comparison and one test can check its inputs.
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:crypto')>();
+  return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
+});
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -42,6 +51,23 @@ describe('admin authentication (DESIGN 5, 7)', () => {
     const { service } = createHarness();
     expectProblem(await service.handle(adminRequest('GET', '/admin/nothing', undefined, null)), 401, 'unauthorized');
     expectProblem(await service.handle(adminRequest('GET', '/admin/nothing')), 404, 'not-found');
+  });
+
+  it('compares the token in constant time: timingSafeEqual over two SHA-256 digests, whatever its length', async () => {
+    const { service } = createHarness();
+    const spy = vi.mocked(timingSafeEqual);
+    spy.mockClear();
+    const wrong = 'short';
+    expect(wrong.length).not.toBe(ADMIN_TOKEN.length);
+    const response = await service.handle(adminRequest('POST', '/admin/purge', undefined, wrong));
+    expectProblem(response, 401, 'unauthorized');
+    expect(spy).toHaveBeenCalledTimes(1);
+    const [given, expected] = spy.mock.calls[0] ?? [];
+    // Equal-length digests: neither the token nor its length leaks through the time taken.
+    expect(Buffer.from(given as Uint8Array)).toEqual(createHash('sha256').update(wrong).digest());
+    expect(Buffer.from(expected as Uint8Array)).toEqual(createHash('sha256').update(ADMIN_TOKEN).digest());
+    expect((given as Uint8Array).byteLength).toBe(32);
+    expect((expected as Uint8Array).byteLength).toBe(32);
   });
 
   it('isAuthorized takes the Bearer scheme in any case, and nothing else', () => {
@@ -146,6 +172,20 @@ describe('POST /admin/keys', () => {
     const shown = await service.handle(adminRequest('GET', `/admin/keys/${String(issued.cle)}`));
     expect(shown.body).not.toContain(String(issued.cle).replace(/-/g, ''));
     expect(logger.text()).not.toContain(String(issued.cle).replace(/-/g, '').slice(0, 8));
+  });
+
+  it('stores the key as SHA-256 of its normalised form plus its last four characters (DESIGN 3)', async () => {
+    const { service, store } = createHarness();
+    const cle = await issue(service, { sites: 2 });
+    const normalised = normalizeKey(cle);
+    const stored = await store.findKeyByHash(createHash('sha256').update(normalised, 'utf8').digest('hex'));
+    expect(stored).not.toBeNull();
+    expect(stored?.hint).toBe(normalised.slice(-4));
+    expect(stored?.sites).toBe(2);
+    // Nothing stored is the key itself, in either form.
+    const text = JSON.stringify(stored);
+    expect(text).not.toContain(normalised);
+    expect(text).not.toContain(cle);
   });
 
   it('issues trial keys with an end and multi-site buyer keys', async () => {
@@ -272,6 +312,24 @@ describe('regenerate, transfer, revoke (DESIGN 3)', () => {
     const { cle: fresh } = await admin(service, 'POST', `/admin/keys/${cle}/transfer`, { from: 'www.a.fr', to: 'shop.d.fr' }, 201);
     const shown = await admin(service, 'GET', `/admin/keys/${String(fresh)}`, undefined, 200);
     expect((shown.domains as { domain: string }[]).map((entry) => entry.domain)).toEqual(['b.fr', 'd.fr']);
+  });
+
+  it('regenerate then transfer keep the kind and the limits of a trial key (DESIGN 3)', async () => {
+    const { service, clock } = createHarness();
+    const end = iso(clock.nowMs + 30 * DAY);
+    const cle = await issue(service, { kind: 'trial', expire: end, sites: 2 });
+    const { cle: regenerated } = await admin(service, 'POST', `/admin/keys/${cle}/regenerate`, undefined, 201);
+    const { cle: transferred } = await admin(service, 'POST', `/admin/keys/${String(regenerated)}/transfer`, undefined, 201);
+    // The regenerated key is itself transferred afterwards, so its status is no longer active.
+    for (const [fresh, status] of [[regenerated, 'transfert'], [transferred, 'active']] as const) {
+      expect(await admin(service, 'GET', `/admin/keys/${String(fresh)}`, undefined, 200)).toMatchObject({
+        produit: 'mon-theme',
+        kind: 'trial',
+        sites: 2,
+        expire: end,
+        status,
+      });
+    }
   });
 
   it('transfer without from or to moves the key as it is', async () => {

@@ -22,6 +22,9 @@ export const PROBLEMS = {
   'rate-limited': { title: 'Too many requests', status: 429 },
   'body-too-large': { title: 'Request body too large', status: 413 },
   'unsupported-media-type': { title: 'Unsupported media type', status: 415 },
+  // Sent by an adapter, not by the service: the HTTP parser refuses the headers before any route
+  // runs (RFC 6585 5). Its own type, so a client can tell it from a bad body.
+  'headers-too-large': { title: 'Request headers too large', status: 431 },
   'invalid-request': { title: 'Invalid request', status: 400 },
   unauthorized: { title: 'Unauthorized', status: 401 },
   conflict: { title: 'Conflict', status: 409 },

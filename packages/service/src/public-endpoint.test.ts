@@ -9,6 +9,7 @@ import {
   verdict,
   verdictRequest,
 } from '../test/harness.js';
+import { createMemoryRateLimiter } from './memory-rate-limiter.js';
 import { PROBLEM_BASE } from './problem.js';
 import type { ServiceResponse } from './service-types.js';
 
@@ -79,6 +80,15 @@ describe('the order of checks (DESIGN 2)', () => {
     const { service } = createHarness();
     const response = await service.handle(verdictRequest(UNKNOWN, { path: '/api/nope', ua: 'curl/8.5.0' }));
     expect(response.status).toBe(404);
+  });
+
+  it.each([
+    ['GET', '/api/nope'],
+    ['PUT', '/api/licences'],
+    ['DELETE', '/api/licence/x'],
+  ])('404 before 405: %s %s is a 404, not a 405', async (method, path) => {
+    const { service } = createHarness();
+    expectProblem(await service.handle(verdictRequest(UNKNOWN, { method, path })), 404, 'not-found', false);
   });
 
   it('405 before 403', async () => {
@@ -154,6 +164,20 @@ describe('the rate limit (DESIGN 5)', () => {
     expect((await service.handle(verdictRequest(UNKNOWN))).status).toBe(429);
   });
 
+  it('does not count /admin or /healthz (DESIGN 2: the limit is the public endpoint\'s only)', async () => {
+    const { service } = createHarness({ rateLimiter: createMemoryRateLimiter({ limit: 2 }) });
+    for (let i = 0; i < 10; i += 1) {
+      // Same client address as the public POSTs below, so a shared count would show.
+      const request = adminRequest('POST', '/admin/products', { id: `p${i}`, author: 'a', name: 'n' });
+      expect((await service.handle({ ...request, ip: '203.0.113.7' })).status).toBe(201);
+      const health = await service.handle({ method: 'GET', path: '/healthz', headers: {}, body: new Uint8Array(0), ip: '203.0.113.7' });
+      expect(health.status).toBe(200);
+    }
+    expect((await service.handle(verdictRequest(UNKNOWN))).status).toBe(200);
+    expect((await service.handle(verdictRequest(UNKNOWN))).status).toBe(200);
+    expectProblem(await service.handle(verdictRequest(UNKNOWN)), 429, 'rate-limited');
+  });
+
   it('counts 413, 415 and 400', async () => {
     const { service } = createHarness({ limit: 3 });
     expect((await service.handle(verdictRequest(null))).status).toBe(413);
@@ -213,7 +237,7 @@ describe('body size and content type (DESIGN 2)', () => {
     expectProblem(await service.handle(verdictRequest(null)), 413, 'body-too-large');
   });
 
-  it.each([undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1'])(
+  it.each([undefined, 'text/plain', 'application/x-www-form-urlencoded', 'text/json; charset=utf-8'])(
     'answers 415 for Content-Type %j',
     async (contentType) => {
       const { service } = createHarness();
@@ -221,9 +245,23 @@ describe('body size and content type (DESIGN 2)', () => {
     },
   );
 
-  it.each(['application/json; charset=utf-8', 'APPLICATION/JSON;CHARSET=UTF-8'])('accepts %j', async (contentType) => {
+  it.each([
+    'application/json; charset=utf-8',
+    'APPLICATION/JSON;CHARSET=UTF-8',
+    // DESIGN 2: "a charset parameter is fine", any charset: the body is read as UTF-8 anyway.
+    'application/json; charset=latin1',
+    'application/json; charset=utf-16',
+  ])('accepts %j', async (contentType) => {
     const { service } = createHarness();
     expect((await service.handle(verdictRequest(UNKNOWN, { contentType }))).status).toBe(200);
+  });
+
+  it('reads the body as UTF-8 whatever the charset says (RFC 8259 8.1): Latin-1 bytes are a 400', async () => {
+    const { service } = createHarness();
+    // "é" in Latin-1 is the lone byte 0xE9, which is not UTF-8.
+    const latin1 = new Uint8Array(Buffer.from('{"cle":"ZZZZZ","url":"caf\u00e9.fr"}', 'latin1'));
+    const response = await service.handle(verdictRequest(latin1, { contentType: 'application/json; charset=latin1' }));
+    expect(expectProblem(response, 400, 'invalid-request').detail).toBe('body: not valid UTF-8');
   });
 });
 

@@ -31,6 +31,10 @@ describe('isJsonContentType', () => {
     'application/json; charset="utf-8"',
     'application/json ; charset=utf8',
     'application/json; foo=bar',
+    // DESIGN 2: any charset parameter is fine; the body is read as UTF-8 regardless (RFC 8259 8.1).
+    'application/json; charset=iso-8859-1',
+    'application/json; charset=latin1',
+    'application/json; charset=utf-16',
   ])('accepts %j', (header) => {
     expect(isJsonContentType(header)).toBe(true);
   });
@@ -43,7 +47,6 @@ describe('isJsonContentType', () => {
     'application/jsonx',
     'application/json-patch+json',
     'text/json',
-    'application/json; charset=iso-8859-1',
     'multipart/form-data; boundary=x',
   ])('refuses %j', (header) => {
     expect(isJsonContentType(header)).toBe(false);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { normalizeKey } from '@licence/core';
 import { describe, expect, it } from 'vitest';
 import { admin, createHarness, issue, verdict, verdictRequest } from '../test/harness.js';
 import type { Store } from './ports.js';
@@ -186,6 +188,17 @@ describe('DESIGN 2.5 through the service', () => {
     const cle = await issue(service, {});
     const messy = ` ${cle.toLowerCase().replace(/-/g, ' ')} `;
     expect(await verdict(service, { cle: messy, url: 'exemple.fr' }, 'exemple.fr')).toMatchObject({ ok: true });
+  });
+
+  it('keeps the key id of a known key in the request log, with the host and the client IP (DESIGN 4)', async () => {
+    const { service, store, clock } = createHarness();
+    const cle = await issue(service, {});
+    const stored = await store.findKeyByHash(createHash('sha256').update(normalizeKey(cle), 'utf8').digest('hex'));
+    if (stored === null) throw new Error('the issued key is not in the store');
+    await verdict(service, { cle, url: 'https://www.exemple.fr/boutique' }, 'exemple.fr', { ip: '198.51.100.4' });
+    expect(store.requestLog()).toEqual([
+      { at: Math.floor(clock.nowMs / 1000), keyId: stored.id, host: 'exemple.fr', ip: '198.51.100.4' },
+    ]);
   });
 
   it('logs each verdict with the hint only, the motif and the host', async () => {
