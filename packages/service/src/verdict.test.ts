@@ -169,6 +169,27 @@ describe('DESIGN 2.5 through the service', () => {
     ]);
   });
 
+  it('7. last seen is kept to the hour: a repeat within the hour writes nothing', async () => {
+    const { service, clock, store } = createHarness();
+    const cle = await issue(service, {});
+    await verdict(service, { cle, url: 'exemple.fr' }, 'exemple.fr');
+    const bound = clock.nowMs;
+    let touches = 0;
+    const touchDomain = store.touchDomain.bind(store);
+    store.touchDomain = async (...args) => {
+      touches += 1;
+      return touchDomain(...args);
+    };
+    clock.advance(3599 * 1000);
+    await verdict(service, { cle, url: 'exemple.fr' }, 'exemple.fr');
+    expect(touches).toBe(0);
+    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({ domains: [{ lastSeen: iso(bound) }] });
+    clock.advance(1000);
+    await verdict(service, { cle, url: 'exemple.fr' }, 'exemple.fr');
+    expect(touches).toBe(1);
+    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({ domains: [{ lastSeen: iso(clock.nowMs) }] });
+  });
+
   it('8 and 9. binds up to the allowance, then autre_domaine naming the domains in binding order', async () => {
     const { service } = createHarness();
     const cle = await issue(service, { sites: 2 });

@@ -37,6 +37,18 @@ export function toKeyRecord(stored: StoredKey): KeyRecord {
   };
 }
 
+/**
+ * `lastSeen` of a bound domain is kept to the hour (DESIGN 4 names no resolution): a repeat
+ * verdict within the hour writes nothing, which spares the store a write on most requests.
+ */
+export const LAST_SEEN_RESOLUTION_SECONDS = 3600;
+
+/** Whether rule 7's sighting of `domain` is news worth writing (see LAST_SEEN_RESOLUTION_SECONDS). */
+function seenLongAgo(stored: StoredKey, domain: string, now: number): boolean {
+  const entry = stored.domains.find((bound) => bound.domain === domain);
+  return entry === undefined || now - entry.lastSeen >= LAST_SEEN_RESOLUTION_SECONDS;
+}
+
 /** Binding is tried at most this often: once, and once more after losing a race. */
 const BIND_ATTEMPTS = 2;
 
@@ -95,7 +107,7 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
   }
 
   // Rule 7: the domain was already bound; keep its "last seen" current (DESIGN 4).
-  if (touch && stored !== null && input.host.registrable !== null) {
+  if (touch && stored !== null && input.host.registrable !== null && seenLongAgo(stored, input.host.registrable, now)) {
     const keyId = stored.id;
     const domain = input.host.registrable;
     await fromStore(() => store.touchDomain(keyId, domain, now));
