@@ -138,3 +138,26 @@ export function parseAnswers(data: Buffer): HttpAnswer[] {
   }
   return answers;
 }
+
+/**
+ * An authorised admin call that must succeed: the parsed JSON object of a 2xx answer, else an
+ * error naming the path and the answer.
+ */
+export async function adminCall(
+  server: { readonly url: string; readonly adminToken: string | null },
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
+  const answer = await send(server.url, {
+    method,
+    path,
+    headers: { authorization: `Bearer ${server.adminToken ?? ''}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const parsed: unknown = JSON.parse(answer.text);
+  if (answer.status >= 300 || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${path}: ${answer.status} ${answer.text}`);
+  }
+  return parsed as Record<string, unknown>;
+}

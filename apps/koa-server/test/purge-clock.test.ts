@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
-import { send } from './http-client.js';
+import { adminCall, send } from './http-client.js';
 import { openSqliteFile } from './sqlite-file.js';
 import { PRODUCT_UA, startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
@@ -33,17 +33,7 @@ async function start(clockStartMs: number): Promise<TestServer> {
   return server;
 }
 
-async function admin(server: TestServer, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const answer = await send(server.url, {
-    method,
-    path,
-    headers: { authorization: `Bearer ${server.adminToken ?? ''}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const parsed: unknown = JSON.parse(answer.text);
-  if (answer.status >= 300 || !isRecord(parsed)) throw new Error(`${path}: ${answer.status} ${answer.text}`);
-  return parsed;
-}
+const admin = adminCall;
 
 async function issueKey(server: TestServer): Promise<string> {
   await admin(server, 'POST', '/admin/products', { id: 'theme', author: 'atelier', name: 'Thème' });

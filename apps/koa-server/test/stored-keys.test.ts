@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { normalizeKey } from '@licence/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { send } from './http-client.js';
+import { adminCall } from './http-client.js';
 import { openSqliteFile } from './sqlite-file.js';
 import { startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
-import { isRecord } from './vector-runner.js';
 
 /**
  * DESIGN 3: "keys are stored as SHA-256 of the normalised key plus the last four characters for
@@ -24,17 +23,7 @@ afterAll(async () => {
   await server.close();
 });
 
-async function admin(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const answer = await send(server.url, {
-    method: 'POST',
-    path,
-    headers: { authorization: `Bearer ${server.adminToken ?? ''}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const parsed: unknown = JSON.parse(answer.text);
-  if (answer.status >= 300 || !isRecord(parsed)) throw new Error(`${path}: ${answer.status} ${answer.text}`);
-  return parsed;
-}
+const admin = (path: string, body?: unknown) => adminCall(server, 'POST', path, body);
 
 function cleOf(answer: Record<string, unknown>): string {
   if (typeof answer.cle !== 'string') throw new Error('no cle');

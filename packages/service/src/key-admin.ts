@@ -153,6 +153,10 @@ export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
   const notActive = (stored: StoredKey) =>
     new HttpError('conflict', `key ${stored.hint} is no longer alive (changed meanwhile)`);
 
+  /** DESIGN 3: a replacement keeps the product, the kind and the limits of the key it replaces. */
+  const replacementFor = (stored: StoredKey, now: number) =>
+    newKey({ produit: stored.produit, kind: stored.kind, sites: stored.sites, expiresAt: stored.expiresAt, createdAt: now });
+
   return {
     async addProduct(body) {
       const input = fields.adminBody(body);
@@ -210,13 +214,7 @@ export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
       const now = nowSeconds(clock);
       requireAlive(stored, now);
       // DESIGN 3: the same product, domains and limits; the old key answers `regeneration`.
-      const replacement = newKey({
-        produit: stored.produit,
-        kind: stored.kind,
-        sites: stored.sites,
-        expiresAt: stored.expiresAt,
-        createdAt: now,
-      });
+      const replacement = replacementFor(stored, now);
       const domains = stored.domains.map((entry) => entry.domain);
       const result = await fromStore(() => store.replaceKey(stored.id, 'regeneration', replacement.key, domains, now));
       if (result.result === 'not-active') throw notActive(stored);
@@ -244,13 +242,7 @@ export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
           `key ${stored.hint} allows ${stored.sites} domain(s); ${to ?? 'the new domain'} would make ${domains.length}`,
         );
       }
-      const replacement = newKey({
-        produit: stored.produit,
-        kind: stored.kind,
-        sites: stored.sites,
-        expiresAt: stored.expiresAt,
-        createdAt: now,
-      });
+      const replacement = replacementFor(stored, now);
       const result = await fromStore(() => store.replaceKey(stored.id, 'transfert', replacement.key, domains, now));
       if (result.result === 'not-active') throw notActive(stored);
       logger.info(
