@@ -8,7 +8,7 @@ const since = Number(process.argv[2] ?? 0);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const group of ['packages', 'apps']) {
+for (const group of ['packages', 'apps', 'tooling']) {
   if (!existsSync(group)) continue;
   for (const name of readdirSync(group)) {
     const file = join(group, name, 'test-results.json');

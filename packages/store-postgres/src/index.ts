@@ -1,0 +1,12 @@
+// @licence/store-postgres: the store for several processes or machines (DESIGN 1). This file only re-exports.
+export {
+  DEFAULT_CONNECTION_TIMEOUT_MS,
+  DEFAULT_POOL_MAX,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  describeDatabase,
+  IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  QUERY_TIMEOUT_MARGIN_MS,
+} from './create-pool.js';
+export type { PostgresPoolOptions, PostgresStoreOptions } from './create-pool.js';
+export { openPostgresStore, PURGE_CHUNK } from './open-postgres-store.js';
+export { MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION, SchemaVersionError } from './migrations.js';

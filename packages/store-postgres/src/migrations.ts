@@ -1,0 +1,154 @@
+import type { PoolClient } from 'pg';
+import type { Logger } from '@licence/service';
+
+/**
+ * The schema, as an ordered list of steps; step N (1-based) is version N of the table
+ * `schema_migrations`. A released step is never edited: a change is a new step at the end.
+ * The same schema ideas as the SQLite store (DESIGN 3 and 4, nothing more): products with their
+ * author; keys as SHA-256 + hint, never the key; bound domains with position, first and last
+ * seen; the request log (time, key, host, client IP erased by the purge). Times are whole seconds
+ * (`bigint`).
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE products (
+    id         text PRIMARY KEY,
+    author     text NOT NULL,
+    name       text NOT NULL,
+    created_at bigint NOT NULL
+  );
+  -- A dev key's products: every product of its author (DESIGN 3).
+  CREATE INDEX products_author ON products (author, id);
+
+  CREATE TABLE keys (
+    -- An identity is never reused, so a log line or a replaced_by never points at a later key.
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    hash        text NOT NULL UNIQUE CHECK (length(hash) = 64),
+    hint        text NOT NULL,
+    product_id  text NOT NULL REFERENCES products (id),
+    kind        text NOT NULL CHECK (kind IN ('buyer', 'trial', 'dev')),
+    status      text NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'transfert', 'regeneration', 'revocation')),
+    sites       integer NOT NULL CHECK (sites >= 0),
+    expires_at  bigint,
+    ended_at    bigint,
+    reason      text,
+    replaced_by bigint REFERENCES keys (id),
+    created_at  bigint NOT NULL
+  );
+  CREATE INDEX keys_product ON keys (product_id, id);
+  -- DESIGN 3: one live development key per product, held by the database across processes.
+  CREATE UNIQUE INDEX keys_one_live_dev ON keys (product_id) WHERE kind = 'dev' AND status = 'active';
+
+  CREATE TABLE bound_domains (
+    key_id     bigint NOT NULL REFERENCES keys (id),
+    domain     text NOT NULL,
+    -- Binding order (DESIGN 2.5 rule 9 lists the domains in this order).
+    position   integer NOT NULL,
+    first_seen bigint NOT NULL,
+    last_seen  bigint NOT NULL,
+    PRIMARY KEY (key_id, domain),
+    UNIQUE (key_id, position)
+  );
+
+  CREATE TABLE request_log (
+    id     bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at     bigint NOT NULL,
+    key_id bigint REFERENCES keys (id),
+    host   text NOT NULL,
+    ip     text
+  );
+  -- The purge (DESIGN 4) only looks at entries that still hold an IP: a partial index keeps it
+  -- small and the daily run cheap.
+  CREATE INDEX request_log_ip_at ON request_log (at) WHERE ip IS NOT NULL;
+  `,
+];
+
+/** The schema version this build writes: the highest version in `schema_migrations`. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * The advisory lock every migrating process takes (transaction-scoped), so two processes starting
+ * together on a new database migrate it once: the second waits, then sees the new version.
+ * Any constant works as long as it never changes; this one is "licence" in ASCII.
+ */
+export const MIGRATION_LOCK = 0x6c6963656e6365n;
+
+/** Thrown when the database was migrated by a newer build: reading it could misread or lose data. */
+export class SchemaVersionError extends Error {
+  override readonly name = 'SchemaVersionError';
+  constructor(
+    readonly database: string,
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `${database}: schema version ${found} is newer than this build supports (${supported}); ` +
+        'upgrade @licence/store-postgres, or use a copy of the data made before the upgrade',
+    );
+  }
+}
+
+const CREATE_TABLE = `
+  CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    integer PRIMARY KEY,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`;
+
+/** The database's schema version: 0 when it has no `schema_migrations` table yet. */
+export async function schemaVersion(client: PoolClient): Promise<number> {
+  const table = await client.query<{ present: boolean }>(
+    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
+  );
+  if (table.rows[0]?.present !== true) {
+    return 0;
+  }
+  const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  return result.rows[0]?.version ?? 0;
+}
+
+function refuseNewer(database: string, found: number): void {
+  if (found > SCHEMA_VERSION) {
+    throw new SchemaVersionError(database, found, SCHEMA_VERSION);
+  }
+}
+
+/**
+ * Brings the database to SCHEMA_VERSION and returns the version it had. All pending steps and
+ * their `schema_migrations` rows commit in ONE transaction (PostgreSQL's DDL is transactional: a
+ * failed step leaves the old version whole) holding `pg_advisory_xact_lock(MIGRATION_LOCK)`.
+ * A database at the current version is only read: the usual start takes no lock at all.
+ */
+export async function migrate(client: PoolClient, database: string, logger?: Logger): Promise<number> {
+  const seen = await schemaVersion(client);
+  refuseNewer(database, seen);
+  if (seen === SCHEMA_VERSION) {
+    return seen;
+  }
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
+    await client.query(CREATE_TABLE);
+    // Read again under the lock: another process may have migrated meanwhile.
+    const from = await schemaVersion(client);
+    refuseNewer(database, from);
+    for (let version = from + 1; version <= SCHEMA_VERSION; version += 1) {
+      const step = MIGRATIONS[version - 1];
+      if (step === undefined) {
+        throw new RangeError(`migration ${version} is missing`);
+      }
+      await client.query(step);
+      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+    }
+    await client.query('COMMIT');
+    if (from !== SCHEMA_VERSION) {
+      logger?.info({ from, to: SCHEMA_VERSION }, 'postgres store: schema migrated');
+    }
+    return from;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      logger?.warn({ err: String(rollbackError) }, 'postgres store: rollback of a failed migration failed');
+    });
+    throw error;
+  }
+}
