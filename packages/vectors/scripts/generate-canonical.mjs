@@ -1,4 +1,4 @@
-// Writes data/canonical.json from the table below. Every expected canonical string is written
+// Writes cases/canonical.json from the table below. Every expected canonical string is written
 // here by hand from DESIGN 2.6; the script only adds its UTF-8 bytes in hex (a mechanical
 // transform), so the file stays data that any implementation can check itself against.
 // Run: node scripts/generate-canonical.mjs
@@ -69,5 +69,5 @@ const file = {
     ...rejected.map(([name, input]) => ({ name, input, rejected: true })),
   ],
 };
-writeFileSync(new URL('../data/canonical.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
+writeFileSync(new URL('../cases/canonical.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
 console.log(`canonical.json: ${file.cases.length} cases`);

@@ -1,4 +1,4 @@
-// Writes data/client-states.json: the client cache state machine (spec "Client verdict states",
+// Writes cases/client-states.json: the client cache state machine (spec "Client verdict states",
 // DESIGN 6). Every expected result below is written by hand from the rules; the script only
 // computes Ed25519 signatures with node:crypto (OpenSSL, independent of @licence/core's noble
 // code) over the TEST ONLY seeds, and makes deliberately broken envelopes from them.
@@ -318,5 +318,5 @@ const file = {
   cases,
 };
 
-writeFileSync(new URL('../data/client-states.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
+writeFileSync(new URL('../cases/client-states.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
 console.log(`client-states.json: ${cases.length} cases`);

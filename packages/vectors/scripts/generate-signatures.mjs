@@ -1,4 +1,4 @@
-// Writes data/signatures.json. Signatures are computed with node:crypto (OpenSSL), an
+// Writes cases/signatures.json. Signatures are computed with node:crypto (OpenSSL), an
 // implementation independent of @licence/core (which uses @noble/ed25519), so core's tests
 // check one implementation against the other. Expected verification results are stated by hand.
 // Run: node scripts/generate-signatures.mjs
@@ -108,5 +108,5 @@ const file = {
     ...verifyCases.map(([name, envelope, expect, trustedPublicKeys, valid]) => ({ name, kind: 'verify', envelope, expect, trustedPublicKeys, valid })),
   ],
 };
-writeFileSync(new URL('../data/signatures.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
+writeFileSync(new URL('../cases/signatures.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
 console.log(`signatures.json: ${file.cases.length} cases`);

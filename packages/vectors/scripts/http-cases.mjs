@@ -1,4 +1,4 @@
-// The source of data/http.json: scenarios written by hand from DESIGN 2, 3, 5 and 7.
+// The source of cases/http.json: scenarios written by hand from DESIGN 2, 3, 5 and 7.
 // This script only expands shorthands (repeated steps, long bodies) and writes the JSON, so that
 // the file stays plain data for every adapter's runner (Koa now, Lambda later).
 // Run: node scripts/http-cases.mjs
@@ -328,5 +328,5 @@ const file = {
   clockStart: T0,
   cases,
 };
-writeFileSync(new URL('../data/http.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
+writeFileSync(new URL('../cases/http.json', import.meta.url), `${JSON.stringify(file, null, 2)}\n`);
 console.log(`http.json: ${cases.length} cases, ${cases.reduce((n, c) => n + c.steps.length, 0)} steps`);

@@ -1,6 +1,6 @@
 import { loadVectors, type VectorFile } from './vector-file.js';
 
-/** One HTTP request of a scenario (see the notes of data/http.json). */
+/** One HTTP request of a scenario (see the notes of cases/http.json). */
 export interface HttpVectorRequest {
   readonly method: string;
   readonly path: string;

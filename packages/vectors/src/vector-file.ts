@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * Every vector file has the same frame: what it covers, who must run it, and its cases.
- * The files are plain JSON (in `data/`) so that the PHP client's tests read the very same bytes.
+ * The files are plain JSON (in `cases/`) so that the PHP client's tests read the very same bytes.
  */
 export interface VectorFile<Case> {
   /** What the file covers, in a sentence or two. */
@@ -15,13 +15,13 @@ export interface VectorFile<Case> {
   readonly cases: readonly Case[];
 }
 
-/** The names of the vector files in `data/` (without `.json`). */
+/** The names of the vector files in `cases/` (without `.json`). */
 export type VectorName = 'keys' | 'hosts' | 'canonical' | 'signatures' | 'verdicts' | 'client-states' | 'http';
 
 /** Absolute path of a vector file, for implementations that read the JSON themselves. */
 export function vectorPath(name: VectorName): string {
-  // `data/` sits beside `src/` and `dist/`, so one `..` works from both.
-  return fileURLToPath(new URL(`../data/${name}.json`, import.meta.url));
+  // `cases/` sits beside `src/` and `dist/`, so one `..` works from both.
+  return fileURLToPath(new URL(`../cases/${name}.json`, import.meta.url));
 }
 
 /**

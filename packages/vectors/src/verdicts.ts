@@ -1,7 +1,7 @@
 import { loadVectors } from './vector-file.js';
 
 /**
- * Case shape of `data/verdicts.json`: the verdict decision of DESIGN 2.5. The types mirror
+ * Case shape of `cases/verdicts.json`: the verdict decision of DESIGN 2.5. The types mirror
  * `@licence/core`'s `VerdictRequest` and `Donnees` (restated here: this package depends on no
  * other, so that any implementation can read the data).
  */
