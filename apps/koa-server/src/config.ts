@@ -26,7 +26,7 @@ export type SigningKeySource =
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string }
-  /** Accepted as syntax; the store itself comes with issue 4 (see open-runtime.ts). */
+  /** DATABASE_URL (issue 4): @licence/store-postgres, see open-runtime.ts. Holds the password: never print it. */
   | { readonly kind: 'postgres'; readonly url: string };
 
 export interface ServerConfig {

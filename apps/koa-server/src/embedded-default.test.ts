@@ -51,6 +51,18 @@ describe('prepareData (the embedded default, DESIGN 5)', () => {
     expect(() => statSync(join(root, 'data', 'signing-key'))).toThrow();
   });
 
+  it('with DATABASE_URL: creates the data folder only for the embedded key file', () => {
+    const seed = Buffer.alloc(32, 5);
+    const url = 'postgres://licence@127.0.0.1:5432/licence';
+    const configured = prepareData(config({ DATABASE_URL: url, LICENCE_SIGNING_KEY: seed.toString('base64') }));
+    expect(configured.createdDataDir).toBe(false);
+    expect(() => statSync(join(root, 'data'))).toThrow();
+    const embedded = prepareData(config({ DATABASE_URL: url }));
+    expect(embedded.createdDataDir).toBe(true);
+    expect(embedded.createdSigningKey).toBe(true);
+    expect(statSync(join(root, 'data', 'signing-key')).mode & 0o777).toBe(0o600);
+  });
+
   it('reads LICENCE_SIGNING_KEY_FILE', () => {
     const seed = Buffer.alloc(32, 4);
     writeFileSync(join(root, 'key'), `${seed.toString('base64')}\n`, { mode: 0o600 });

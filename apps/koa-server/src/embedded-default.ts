@@ -22,9 +22,12 @@ export interface PreparedData {
 
 /** Creates what is missing and loads the signing seed, from wherever the configuration says. */
 export function prepareData(config: ServerConfig, random: RandomBytes = randomBytes): PreparedData {
-  const createdDataDir = ensureDataDir(config.dataDir);
-  const warnings: string[] = [];
   const source = config.signingKey;
+  // The data folder holds the SQLite file and the embedded key file. With DATABASE_URL and a
+  // configured key it holds nothing, and is not created (a read-only container filesystem).
+  const needsDataDir = config.database.kind === 'sqlite' || source.kind === 'embedded';
+  const createdDataDir = needsDataDir ? ensureDataDir(config.dataDir) : false;
+  const warnings: string[] = [];
   if (source.kind === 'inline') return { seed: source.seed, createdDataDir, createdSigningKey: false, warnings };
   if (source.kind === 'file') {
     const { seed, warning } = readSeedFile(source.path, 'LICENCE_SIGNING_KEY_FILE');

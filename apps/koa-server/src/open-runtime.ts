@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { encodeBase64, publicKeyOf } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import { createKeyAdmin, createMemoryRateLimiter, createNodeSigner, createService } from '@licence/service';
-import type { KeyAdmin, Logger, Service, Store } from '@licence/service';
+import type { KeyAdmin, Logger, RateLimiter, Service, Store } from '@licence/service';
+import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import type { ServerConfig } from './config.js';
 import { prepareData } from './embedded-default.js';
@@ -27,20 +28,16 @@ export interface OpenRuntimeOptions {
   readonly now?: () => number;
 }
 
-/** DESIGN 7 names DATABASE_URL; its store is issue 4's. Until then, say so in one line. */
-export const POSTGRES_NOT_AVAILABLE =
-  'DATABASE_URL: PostgreSQL support comes with @licence/store-postgres (issue 4); unset DATABASE_URL to use the embedded SQLite store';
-
 /**
- * Serve mode: the embedded default creates what is missing (DESIGN 5), then opens the store and
- * builds the service.
+ * Serve mode: the embedded default creates what is missing (DESIGN 5), then opens the store (and,
+ * on PostgreSQL, the shared rate limiter) and builds the service.
  */
-export function openRuntime(config: ServerConfig, options: OpenRuntimeOptions): Runtime {
-  if (config.database.kind === 'postgres') throw new StartupError(POSTGRES_NOT_AVAILABLE);
+export async function openRuntime(config: ServerConfig, options: OpenRuntimeOptions): Promise<Runtime> {
   const random = options.random ?? randomBytes;
   const prepared = prepareData(config, random);
   for (const warning of prepared.warnings) options.logger.warn({}, warning);
-  return build(config, options, prepared.seed, {
+  const backend = await openBackend(config, options.logger);
+  return build(config, options, prepared.seed, backend, {
     createdDataDir: prepared.createdDataDir,
     createdSigningKey: prepared.createdSigningKey,
   });
@@ -53,25 +50,50 @@ export interface AdminRuntime {
 }
 
 /**
- * Admin mode (the CLI's admin commands): the database must already exist, so a command typed in
- * the wrong folder says so instead of quietly creating an empty service there. No signing key is
- * needed: the admin operations sign nothing.
+ * Admin mode (the CLI's admin commands): on SQLite the database must already exist, so a command
+ * typed in the wrong folder says so instead of quietly creating an empty service there. On
+ * PostgreSQL (DATABASE_URL) the database is the one named, migrated like at a server start. No
+ * signing key is needed: the admin operations sign nothing.
  */
-export function openAdminRuntime(config: ServerConfig, options: OpenRuntimeOptions): AdminRuntime {
-  if (config.database.kind === 'postgres') throw new StartupError(POSTGRES_NOT_AVAILABLE);
-  if (!existsSync(config.database.file)) {
+export async function openAdminRuntime(config: ServerConfig, options: OpenRuntimeOptions): Promise<AdminRuntime> {
+  if (config.database.kind === 'sqlite' && !existsSync(config.database.file)) {
     throw new StartupError(
       `LICENCE_DATA_DIR: no database at ${config.database.file}; run \`licence serve\` there once first, or set LICENCE_DATA_DIR to the server's data folder`,
     );
   }
-  const store = openStore(config.database.file, options.logger);
+  const backend = await openBackend(config, options.logger);
   const admin = createKeyAdmin({
-    store,
+    store: backend.store,
     clock: { now: options.now ?? Date.now },
     random: options.random ?? randomBytes,
     logger: options.logger,
   });
-  return { admin, close: () => store.close() };
+  return { admin, close: () => backend.close() };
+}
+
+/** The store and the rate limiter, and how to close both. */
+interface Backend {
+  readonly store: Store;
+  readonly rateLimiter: RateLimiter;
+  close(): Promise<void>;
+}
+
+/**
+ * DESIGN 7 / issue 4: PostgreSQL (store and a rate limit shared by every process on it) when
+ * DATABASE_URL is set, the embedded SQLite file and a per-process limiter otherwise.
+ */
+async function openBackend(config: ServerConfig, logger: Logger): Promise<Backend> {
+  if (config.database.kind === 'postgres') {
+    try {
+      return await openPostgres({ connectionString: config.database.url, logger });
+    } catch (error) {
+      // The store's messages name the database as postgres://host:port/db, never the user or
+      // password of the URL (store-postgres README, "Secrets").
+      throw new StartupError(`DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+  const store = openStore(config.database.file, logger);
+  return { store, rateLimiter: createMemoryRateLimiter(), close: () => store.close() };
 }
 
 function openStore(file: string, logger: Logger): Store {
@@ -87,18 +109,18 @@ function build(
   config: ServerConfig,
   options: OpenRuntimeOptions,
   seed: Uint8Array,
+  backend: Backend,
   created: { readonly createdDataDir: boolean; readonly createdSigningKey: boolean },
 ): Runtime {
-  if (config.database.kind !== 'sqlite') throw new StartupError(POSTGRES_NOT_AVAILABLE);
   const { logger } = options;
-  const store = openStore(config.database.file, logger);
+  const { store, rateLimiter } = backend;
   const { adminToken } = config;
   const now = options.now ?? Date.now;
   let service: Service;
   try {
     service = createService({
       store,
-      rateLimiter: createMemoryRateLimiter(),
+      rateLimiter,
       clock: { now },
       signer: createNodeSigner(seed),
       logger,
@@ -108,7 +130,7 @@ function build(
     });
   } catch (error) {
     // createService checks its options (a bad TRUST_PROXY entry): the start stops, the store closes.
-    store.close().catch((closeError: unknown) => logger.warn({ err: String(closeError) }, 'closing the store failed'));
+    backend.close().catch((closeError: unknown) => logger.warn({ err: String(closeError) }, 'closing the store failed'));
     throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
   }
   return {
@@ -116,6 +138,6 @@ function build(
     store,
     publicKey: encodeBase64(publicKeyOf(seed)),
     ...created,
-    close: () => store.close(),
+    close: () => backend.close(),
   };
 }

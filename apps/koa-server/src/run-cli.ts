@@ -92,7 +92,7 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
     level: config.logLevelSet ? config.logLevel : 'warn',
     destination: io.logDestination ?? pino.destination({ dest: 2, sync: true }),
   });
-  const runtime = openAdminRuntime(config, { logger });
+  const runtime = await openAdminRuntime(config, { logger });
   let result: unknown;
   try {
     result = await runAdminAction(runtime.admin, action);

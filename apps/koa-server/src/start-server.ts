@@ -3,12 +3,14 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RandomBytes } from '@licence/core';
 import type { Logger } from '@licence/service';
+import { describeDatabase } from '@licence/store-postgres';
 import { answerClientError } from './client-error.js';
 import type { ServerConfig } from './config.js';
 import { createApp } from './create-app.js';
 import { describeError } from './licence-middleware.js';
 import { openRuntime } from './open-runtime.js';
 import type { Runtime } from './open-runtime.js';
+import { printableDatabaseUrl } from './printable-database-url.js';
 import { PURGE_INTERVAL_MS, startPurgeTimer } from './purge-timer.js';
 import { shellQuote, startupBanner } from './startup-banner.js';
 
@@ -43,7 +45,7 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 /** Opens the runtime (embedded default included), listens, prints the banner, starts the purge timer. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config, logger } = options;
-  const runtime = openRuntime(config, {
+  const runtime = await openRuntime(config, {
     logger,
     ...(options.random === undefined ? {} : { random: options.random }),
     ...(options.now === undefined ? {} : { now: options.now }),
@@ -63,7 +65,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
   const purge = startPurgeTimer(runtime.service, logger, options.purgeIntervalMs ?? PURGE_INTERVAL_MS);
-  logger.info({ url, publicKey: runtime.publicKey, dataDir: config.dataDir }, 'licence service started');
+  const database = config.database.kind === 'postgres' ? describeDatabase(config.database.url) : config.database.file;
+  logger.info({ url, publicKey: runtime.publicKey, dataDir: config.dataDir, database }, 'licence service started');
   const print = options.print ?? ((text: string) => void process.stderr.write(text));
   print(
     startupBanner({
@@ -74,6 +77,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       createdSigningKey: runtime.createdSigningKey,
       signingKeyFile: config.signingKey.kind === 'embedded' ? config.signingKey.path : undefined,
       adminApi: config.adminToken !== undefined,
+      ...(config.database.kind === 'postgres' ? { databaseUrl: printableDatabaseUrl(config.database.url) } : {}),
     }),
   );
 

@@ -29,6 +29,25 @@ describe('startupBanner', () => {
   });
 });
 
+describe('startupBanner on PostgreSQL (issue 4)', () => {
+  it('names the database and gives the CLI commands with the same DATABASE_URL', () => {
+    const text = startupBanner({
+      url: 'http://127.0.0.1:8080',
+      publicKey: 'zfIvxYpHHWyNUm+UCLNMFI6yRre04OpogXW9+a7zgsM=',
+      dataDir: '/srv/data',
+      cli: 'licence',
+      createdSigningKey: false,
+      signingKeyFile: undefined,
+      adminApi: true,
+      databaseUrl: 'postgres://licence:<password>@db:5432/licence',
+    });
+    expect(text).toContain('database: PostgreSQL (DATABASE_URL) postgres://licence:<password>@db:5432/licence\n');
+    expect(text).toContain(`DATABASE_URL='postgres://licence:<password>@db:5432/licence' licence key issue --produit my-product --kind buyer`);
+    expect(text).not.toContain('LICENCE_DATA_DIR');
+    expect(text).not.toContain('signing key');
+  });
+});
+
 describe('shellQuote', () => {
   it('leaves plain words alone and single-quotes the rest', () => {
     expect(shellQuote('/srv/licence/data')).toBe('/srv/licence/data');

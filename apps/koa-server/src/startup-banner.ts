@@ -15,14 +15,22 @@ export interface BannerInput {
   /** Where the key file is when the embedded default holds it; undefined when configured. */
   readonly signingKeyFile: string | undefined;
   readonly adminApi: boolean;
+  /**
+   * DATABASE_URL as it may be printed (printableDatabaseUrl: no password) when the server runs on
+   * PostgreSQL (issue 4); undefined on the embedded SQLite file.
+   */
+  readonly databaseUrl?: string;
 }
 
 export function startupBanner(input: BannerInput): string {
-  const env = `LICENCE_DATA_DIR=${shellQuote(input.dataDir)}`;
+  // The CLI must reach the same store: the data folder's SQLite file, or the same DATABASE_URL.
+  const env =
+    input.databaseUrl === undefined ? `LICENCE_DATA_DIR=${shellQuote(input.dataDir)}` : `DATABASE_URL=${shellQuote(input.databaseUrl)}`;
   const lines = [
     `licence service listening on ${input.url}`,
     `public key (base64, give it to your products): ${input.publicKey}`,
   ];
+  if (input.databaseUrl !== undefined) lines.push(`database: PostgreSQL (DATABASE_URL) ${input.databaseUrl}`);
   if (input.signingKeyFile !== undefined) {
     lines.push(
       input.createdSigningKey

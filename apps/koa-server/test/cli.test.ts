@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBase64, encodeBase64, publicKeyOf, verifyEnvelope } from '@licence/core';
 import type { SignedEnvelope } from '@licence/core';
+import { freePort } from '@licence/pg-cluster';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, runCli, runShell, spawnServe } from './cli-process.js';
@@ -194,12 +195,21 @@ describe('licence CLI errors', () => {
     );
   });
 
-  it('DATABASE_URL: accepted as syntax, then one clear line that PostgreSQL is not available yet', async () => {
-    const result = await runCli(['serve'], { cwd: root, env: { DATABASE_URL: 'postgres://licence:s3cret@db/licence' } });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(
-      'licence: DATABASE_URL: PostgreSQL support comes with @licence/store-postgres (issue 4); unset DATABASE_URL to use the embedded SQLite store\n',
-    );
+  it('DATABASE_URL whose server is down: serve and an admin command each say so in one line naming it without the password, exit 1', async () => {
+    // A port nothing listens on (freed right after it was found free): the connection is refused.
+    const port = await freePort();
+    const cwd = mkdtempSync(join(root, 'pg-down-'));
+    const env = { DATABASE_URL: `postgres://licence:s3cret-pw@127.0.0.1:${port}/licence`, LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(7)) };
+    for (const args of [['serve'], ['purge']]) {
+      const result = await runCli(args, { cwd, env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `licence: DATABASE_URL: postgres://127.0.0.1:${port}/licence: cannot open the PostgreSQL store: connect ECONNREFUSED 127.0.0.1:${port}\n`,
+      );
+      expect(result.stdout).not.toContain('s3cret-pw');
+    }
+    // Nothing to keep on disk with a configured key: no data folder was created.
+    expect(() => statSync(join(cwd, 'data'))).toThrow();
   });
 
   it('an admin command where there is no database: one line, exit 1, no folder created', async () => {

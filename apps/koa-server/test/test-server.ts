@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBase64 } from '@licence/core';
 import { createMemoryRateLimiter, createNodeSigner, createService } from '@licence/service';
-import type { Service, Store, TrustProxy } from '@licence/service';
+import type { Logger, RateLimiter, Service, Store, TrustProxy } from '@licence/service';
+import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { loadSignatureVectors } from '@licence/vectors';
 import { answerClientError } from '../src/client-error.js';
@@ -15,7 +16,8 @@ import { REQUEST_TIMEOUT_MS } from '../src/start-server.js';
 import { captureLogs } from './capture-logs.js';
 
 /**
- * A real Koa server (createApp + createService + openSqliteStore on a temporary file) on
+ * A real Koa server (createApp + createService + openSqliteStore on a temporary file, or
+ * openPostgres on a given database) on
  * 127.0.0.1:0, signing with the TEST ONLY seed of @licence/vectors, on a clock the test moves.
  * The same pieces `startServer` wires, minus the embedded default (no key file, no banner), so a
  * test can hand in the clock and TRUST_PROXY.
@@ -60,6 +62,14 @@ export interface TestServerOptions {
   readonly trustProxy?: TrustProxy;
   /** Keep Node's default request timeout unless a test needs another. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Default 'sqlite' (a temporary file, the memory rate limiter). 'postgres' (issue 4): the store
+   * and the PostgreSQL rate limiter of @licence/store-postgres on `databaseUrl`, as `licence serve`
+   * runs with DATABASE_URL.
+   */
+  readonly backend?: 'sqlite' | 'postgres';
+  /** Required with backend 'postgres': a database of a throwaway cluster (tooling/pg-cluster). */
+  readonly databaseUrl?: string;
 }
 
 export interface TestServer {
@@ -73,8 +83,11 @@ export interface TestServer {
   readonly service: Service;
   readonly store: Store;
   readonly server: Server;
-  /** The SQLite file, for tests that read it directly. */
+  readonly backend: 'sqlite' | 'postgres';
+  /** The SQLite file, for tests that read it directly ('' on PostgreSQL: see databaseUrl). */
   readonly dbFile: string;
+  /** The PostgreSQL database (backend 'postgres'); undefined on SQLite. */
+  readonly databaseUrl: string | undefined;
   /** Every JSON log line the server wrote. */
   readonly lines: string[];
   /** Closes connections, the server and the store, and removes the temporary folder. */
@@ -87,10 +100,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { logger, lines } = captureLogs('debug');
   const clock = createTestClock(options.clockStartMs ?? Date.now());
   const adminToken = options.adminToken === undefined ? randomBytes(24).toString('base64url') : options.adminToken;
-  const store = openSqliteStore({ file: dbFile, logger });
+  const backend = options.backend ?? 'sqlite';
+  const { store, rateLimiter, closeBackend } = await openBackend(backend, options.databaseUrl, dbFile, logger);
   const service = createService({
     store,
-    rateLimiter: createMemoryRateLimiter(),
+    rateLimiter,
     clock,
     signer: createNodeSigner(TEST_SEED),
     logger,
@@ -123,7 +137,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     service,
     store,
     server,
-    dbFile,
+    backend,
+    dbFile: backend === 'sqlite' ? dbFile : '',
+    databaseUrl: backend === 'postgres' ? options.databaseUrl : undefined,
     lines,
     close: () => {
       closing ??= (async () => {
@@ -131,10 +147,26 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        await store.close();
+        await closeBackend();
         rmSync(dir, { recursive: true, force: true });
       })();
       return closing;
     },
   };
+}
+
+/** The same two backends `licence serve` picks between (src/open-runtime.ts). */
+async function openBackend(
+  backend: 'sqlite' | 'postgres',
+  databaseUrl: string | undefined,
+  dbFile: string,
+  logger: Logger,
+): Promise<{ store: Store; rateLimiter: RateLimiter; closeBackend: () => Promise<void> }> {
+  if (backend === 'postgres') {
+    if (databaseUrl === undefined) throw new Error("startTestServer: backend 'postgres' needs a databaseUrl");
+    const opened = await openPostgres({ connectionString: databaseUrl, logger });
+    return { store: opened.store, rateLimiter: opened.rateLimiter, closeBackend: () => opened.close() };
+  }
+  const store = openSqliteStore({ file: dbFile, logger });
+  return { store, rateLimiter: createMemoryRateLimiter(), closeBackend: () => store.close() };
 }

@@ -7,7 +7,7 @@ import type { TestServer } from './test-server.js';
 import { PRODUCT_UA } from './test-server.js';
 
 /**
- * Runs one case of packages/vectors/data/http.json against a running server, as the file's
+ * Runs one case of packages/vectors/cases/http.json against a running server, as the file's
  * `notes` define it: defaults, placeholders, `save`, `repeat`, `advance`, and the expectations.
  * It returns every mismatch as one readable line (empty: the case passed), so a failing vector
  * names its step and what differed instead of stopping at the first assertion.

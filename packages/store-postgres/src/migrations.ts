@@ -62,7 +62,50 @@ export const MIGRATIONS: readonly string[] = [
   -- small and the daily run cheap.
   CREATE INDEX request_log_ip_at ON request_log (at) WHERE ip IS NOT NULL;
   `,
+  // 2: the rate limit shared by every process on this database (DESIGN 5, issue 4). One row per
+  // counted request; a refused request writes nothing. Times are milliseconds (the RateLimiter
+  // port speaks ms), unlike the seconds of the tables above.
+  `
+  CREATE TABLE rate_limit_hits (
+    client text NOT NULL,
+    at_ms  bigint NOT NULL
+  );
+  -- A hit reads and deletes one client's rows, oldest first.
+  CREATE INDEX rate_limit_hits_client_at ON rate_limit_hits (client, at_ms);
+  -- The periodic sweep deletes every client's old rows by time.
+  CREATE INDEX rate_limit_hits_at ON rate_limit_hits (at_ms);
+
+  -- One hit in ONE round trip and its own transaction (an autocommit statement). The advisory
+  -- lock (two-int4 key space, class RATE_LIMIT_LOCK_CLASS, so it never meets MIGRATION_LOCK) queues
+  -- every process hitting the same client; the statements after it, each with a new snapshot
+  -- (READ COMMITTED, volatile function), see what the previous holder committed, so two
+  -- processes never both take the last slot. The lock is released at the end of the statement's
+  -- transaction (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS).
+  CREATE FUNCTION rate_limit_hit(p_client text, p_now bigint, p_window bigint, p_limit integer,
+                                 OUT allowed boolean, OUT oldest bigint)
+  LANGUAGE plpgsql VOLATILE AS $fn$
+  DECLARE
+    counted integer;
+    latest  bigint;
+  BEGIN
+    PERFORM pg_advisory_xact_lock(29292, hashtext(p_client));
+    DELETE FROM rate_limit_hits WHERE client = p_client AND at_ms + p_window <= p_now;
+    SELECT count(*), min(at_ms), max(at_ms) INTO counted, oldest, latest
+      FROM rate_limit_hits WHERE client = p_client;
+    IF counted < p_limit THEN
+      -- A clock that steps back must not count a hit before the latest one (as the memory limiter).
+      INSERT INTO rate_limit_hits (client, at_ms) VALUES (p_client, greatest(p_now, coalesce(latest, p_now)));
+      allowed := true;
+    ELSE
+      allowed := false;
+    END IF;
+  END
+  $fn$;
+  `,
 ];
+
+/** The advisory lock class of rate_limit_hit (step 2): the first half of its two-int4 key. */
+export const RATE_LIMIT_LOCK_CLASS = 29292;
 
 /** The schema version this build writes: the highest version in `schema_migrations`. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -89,7 +89,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const tables = await withClient(url, async (client) =>
         (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map((r) => r.name),
       );
-      expect(tables).toEqual(['bound_domains', 'keys', 'products', 'request_log', 'schema_migrations']);
+      expect(tables).toEqual(['bound_domains', 'keys', 'products', 'rate_limit_hits', 'request_log', 'schema_migrations']);
       expect(logger.lines.some((line) => line.includes('schema migrated'))).toBe(true);
     });
 

@@ -70,9 +70,17 @@ async function insertNewKey(client: PoolClient, key: NewKey): Promise<string> {
  * database of a newer build) and leaves no connection open then.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  return openStoreOnPool(options, createPool(options));
+}
+
+/**
+ * The store on `pool` (which it migrates first, and ends on `close` or on a failed open): what
+ * `openPostgresStore` and `openPostgres` share, so the latter can hand the same pool to the
+ * rate limiter.
+ */
+export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Pool): Promise<Store> {
   const { connectionString, logger } = options;
   const database = describeDatabase(connectionString);
-  const pool = createPool(options);
 
   /**
    * Runs `work` in one transaction on one connection. A failed transaction is rolled back; when

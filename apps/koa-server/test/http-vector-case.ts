@@ -1,0 +1,18 @@
+import type { HttpCase } from '@licence/vectors';
+import { expect } from 'vitest';
+import { keySpellings, linesHolding } from './capture-logs.js';
+import { runHttpCase } from './vector-runner.js';
+import type { TestServer } from './test-server.js';
+
+/**
+ * One case of http.json against a running test server, whatever its backend: every step as the
+ * vector says (vector-runner.ts, every /api/ 200 verified), and DESIGN 4: no key the case was
+ * issued, and not the admin token, in any log line.
+ */
+export async function expectHttpCase(vector: HttpCase, server: TestServer): Promise<void> {
+  const { failures, saved } = await runHttpCase(vector, server);
+  expect(failures).toEqual([]);
+  const secrets = [...[...saved.values()].flatMap(keySpellings), ...(server.adminToken === null ? [] : [server.adminToken])];
+  expect(server.lines.length).toBeGreaterThan(0);
+  expect(linesHolding(server.lines, secrets)).toEqual([]);
+}

@@ -1,0 +1,128 @@
+import type pg from 'pg';
+import type { Logger, RateLimiter } from '@licence/service';
+import { createPool, describeDatabase, describeError } from './create-pool.js';
+import type { PostgresPoolOptions } from './create-pool.js';
+import { migrate } from './migrations.js';
+
+interface RateLimitOptions {
+  /** Accepted requests per client in any window (DESIGN 5: 30). */
+  readonly limit?: number;
+  /** The sliding window in milliseconds (DESIGN 5: 60 s). */
+  readonly windowMs?: number;
+  /** The background sweep's failures are logged here (never a client address). */
+  readonly logger?: Logger;
+}
+
+export type PostgresRateLimiterOptions = RateLimitOptions &
+  (
+    | {
+        /** A pool already on a migrated database (the store's: see `openPostgres`). Not ended by `close`. */
+        readonly pool: pg.Pool;
+      }
+    | {
+        /** Its own pool on this database, migrated on the first hit; ended by `close`. */
+        readonly connectionString: string;
+        readonly poolOptions?: PostgresPoolOptions;
+      }
+  );
+
+export interface PostgresRateLimiter extends RateLimiter {
+  /** Deletes every client's hits that left the window at `nowMs`; resolves how many. */
+  sweep(nowMs: number): Promise<number>;
+  /** Resolves once the background sweep started by `hit` (if any) has finished. */
+  settled(): Promise<void>;
+  /** Ends the limiter's own pool (a shared pool is the store's to end). Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * DESIGN 5's rate limit shared by every process on one database (issue 4): the same sliding
+ * window LOG as `createMemoryRateLimiter` of @licence/service (a new client may send `limit` at
+ * once; a refused request is not counted; `retryAfter` is the whole seconds until the oldest
+ * counted request leaves the window, at least 1), kept in `rate_limit_hits` (migration step 2).
+ *
+ * Each hit is ONE call of the `rate_limit_hit` function (one round trip, its own transaction),
+ * which serialises the hits of one client across processes with an advisory lock. Rows of
+ * clients that never come back are deleted by a sweep that `hit` starts in the background at
+ * most once per window per process; its failure is logged, never a hit's failure. A database
+ * that is down makes `hit` reject: the service answers a 5xx problem, never a verdict (DESIGN 2).
+ */
+export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): PostgresRateLimiter {
+  const limit = options.limit ?? 30;
+  const windowMs = options.windowMs ?? 60_000;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit: expected an integer >= 1, got ${String(limit)}`);
+  if (!Number.isInteger(windowMs) || windowMs < 1) throw new RangeError(`windowMs: expected an integer >= 1, got ${String(windowMs)}`);
+  const { logger } = options;
+
+  const owned = 'connectionString' in options;
+  const pool: pg.Pool =
+    'connectionString' in options
+      ? createPool({
+          connectionString: options.connectionString,
+          ...(logger === undefined ? {} : { logger }),
+          ...(options.poolOptions === undefined ? {} : { pool: options.poolOptions }),
+        })
+      : options.pool;
+  const database = 'connectionString' in options ? describeDatabase(options.connectionString) : 'the store database';
+
+  /** Own pool: the schema is brought up once, before the first hit; a failure is retried next time. */
+  let ready: Promise<void> | undefined = owned ? undefined : Promise.resolve();
+  const schemaReady = (): Promise<void> => {
+    ready ??= (async () => {
+      const client = await pool.connect();
+      try {
+        await migrate(client, database, logger);
+      } finally {
+        client.release();
+      }
+    })().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  };
+
+  let lastSweep = -Infinity;
+  let sweeping: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  async function sweep(nowMs: number): Promise<number> {
+    await schemaReady();
+    const result = await pool.query('DELETE FROM rate_limit_hits WHERE at_ms + $2 <= $1', [nowMs, windowMs]);
+    return result.rowCount ?? 0;
+  }
+
+  return {
+    async hit(client, nowMs) {
+      if (closed) throw new Error('the PostgreSQL rate limiter is closed');
+      await schemaReady();
+      const result = await pool.query<{ allowed: boolean; oldest: string | null }>(
+        'SELECT allowed, oldest FROM rate_limit_hit($1, $2, $3, $4)',
+        [client, nowMs, windowMs, limit],
+      );
+      const row = result.rows[0];
+      if (row === undefined) throw new Error('rate_limit_hit returned no row');
+      if (nowMs - lastSweep >= windowMs) {
+        lastSweep = nowMs;
+        sweeping = sweep(nowMs).then(
+          (deleted) => logger?.debug({ deleted }, 'postgres rate limiter: swept old hits'),
+          (error: unknown) => {
+            if (logger === undefined) console.warn(`postgres rate limiter: sweep failed: ${describeError(error)}`);
+            else logger.warn({ err: describeError(error) }, 'postgres rate limiter: sweep failed');
+          },
+        );
+      }
+      if (row.allowed) return { allowed: true, retryAfter: 0 };
+      const oldest = row.oldest === null ? nowMs : Number(row.oldest);
+      return { allowed: false, retryAfter: Math.max(1, Math.ceil((oldest + windowMs - nowMs) / 1000)) };
+    },
+    sweep,
+    settled: () => sweeping,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await sweeping;
+      if (owned) await pool.end();
+    },
+  };
+}
