@@ -1,11 +1,12 @@
 // One benchmarked server, run by bench/run.mjs under `taskset -c 0`: `koa` is the real service
-// (Koa + @licence/service + the SQLite store seeded by run.mjs), `bare` is the baseline: node:http
-// that only parses the body and signs a fixed verdict with node:crypto (issue 3, "Benchmark").
-// Prints "listening <port>" once it accepts connections.
+// (Koa + @licence/service + the SQLite store seeded by run.mjs), `koa-postgres` the same service
+// on PostgreSQL with its shared rate limiter (issue 4: the second argument is then the database
+// URL), `bare` is the baseline: node:http that only parses the body and signs a fixed verdict
+// with node:crypto (issue 3, "Benchmark"). Prints "listening <port>" once it accepts connections.
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 
-const [kind, dataFile, seedBase64] = process.argv.slice(2);
+const [kind, dataLocation, seedBase64] = process.argv.slice(2);
 const seed = Buffer.from(seedBase64, 'base64');
 
 let handler;
@@ -29,13 +30,23 @@ if (kind === 'bare') {
   };
 } else {
   const { createService, createMemoryRateLimiter, createNodeSigner } = await import('@licence/service');
-  const { openSqliteStore } = await import('@licence/store-sqlite');
   const { createApp } = await import('../dist/index.js');
   const silent = { debug() {}, info() {}, warn() {}, error: (fields, message) => console.error(message, fields) };
-  const store = openSqliteStore({ file: dataFile });
+  let store;
+  let rateLimiter;
+  if (kind === 'koa-postgres') {
+    // What `licence serve` runs with DATABASE_URL (open-runtime.ts): the store and the shared
+    // rate limiter on one pool, with the default pool size and timeouts.
+    const { openPostgres } = await import('@licence/store-postgres');
+    ({ store, rateLimiter } = await openPostgres({ connectionString: dataLocation, logger: silent }));
+  } else {
+    const { openSqliteStore } = await import('@licence/store-sqlite');
+    store = openSqliteStore({ file: dataLocation });
+    rateLimiter = createMemoryRateLimiter();
+  }
   const service = createService({
     store,
-    rateLimiter: createMemoryRateLimiter(),
+    rateLimiter,
     clock: { now: () => Date.now() },
     signer: createNodeSigner(seed),
     logger: silent,
