@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBase64, encodeBase64, publicKeyOf, verifyEnvelope } from '@licence/core';
 import type { SignedEnvelope } from '@licence/core';
-import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
-import type { PostgresCluster } from '@licence/pg-cluster';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { throwawayPostgres } from './throwaway-postgres.js';
 import { keySpellings, linesHolding } from './capture-logs.js';
-import { allOutput, runCli, runShell, spawnServe } from './cli-process.js';
+import { allOutput, cleOf as takeCle, runCli, runShell, spawnServe, verdictFrom } from './cli-process.js';
+import { parseJson } from './serve-processes.js';
 
 /**
  * Issue 4: `licence serve` and the admin commands with DATABASE_URL, as users run them (child
@@ -16,47 +16,23 @@ import { allOutput, runCli, runShell, spawnServe } from './cli-process.js';
  */
 
 // Without the binaries: skipped with one loud line outside CI; with CI=true this rejects.
-const { binDir } = await postgresAvailability('koa-server CLI on PostgreSQL');
-const available = binDir !== null;
+const postgres = await throwawayPostgres('koa-server CLI on PostgreSQL');
 
 const root = mkdtempSync(join(tmpdir(), 'licence-cli-pg-'));
 const UA = 'MonTheme/2.1';
 const usedKeys: string[] = [];
-let cluster: PostgresCluster | undefined;
-
-beforeAll(async () => {
-  if (available) cluster = await startPostgres({ binDir });
-}, 60_000);
 
 afterAll(async () => {
-  await cluster?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
-function json(text: string): Record<string, unknown> {
-  return JSON.parse(text) as Record<string, unknown>;
-}
+const json = parseJson;
+const cleOf = (text: string): string => takeCle(text, usedKeys);
+const verdict = (url: string, body: Record<string, unknown>): Promise<SignedEnvelope> => verdictFrom(url, body, UA);
 
-function cleOf(text: string): string {
-  const cle = json(text).cle;
-  if (typeof cle !== 'string') throw new Error(`no cle in ${text}`);
-  usedKeys.push(cle);
-  return cle;
-}
-
-async function verdict(url: string, body: Record<string, unknown>): Promise<SignedEnvelope> {
-  const response = await fetch(`${url}/api/licence`, {
-    method: 'POST',
-    headers: { 'User-Agent': UA, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as SignedEnvelope;
-}
-
-describe.skipIf(!available)('licence serve and the admin commands with DATABASE_URL (PostgreSQL)', () => {
+describe.skipIf(!postgres.available)('licence serve and the admin commands with DATABASE_URL (PostgreSQL)', () => {
   it('serves from PostgreSQL with the embedded key file; the printed commands and the admin commands use the same database', async () => {
-    if (cluster === undefined) throw new Error('the PostgreSQL cluster is not started');
+    const cluster = postgres.cluster();
     const databaseUrl = await cluster.createDatabase();
     const cwd = mkdtempSync(join(root, 'serve-'));
     const serve = await spawnServe({ cwd, env: { DATABASE_URL: databaseUrl } });
@@ -123,7 +99,7 @@ describe.skipIf(!available)('licence serve and the admin commands with DATABASE_
   });
 
   it('shares the rate limit through the database: the 31st verdict in a minute from one client is a 429 with Retry-After', async () => {
-    if (cluster === undefined) throw new Error('the PostgreSQL cluster is not started');
+    const cluster = postgres.cluster();
     const databaseUrl = await cluster.createDatabase();
     const cwd = mkdtempSync(join(root, 'limit-'));
     const serve = await spawnServe({ cwd, env: { DATABASE_URL: databaseUrl, LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(9)) } });

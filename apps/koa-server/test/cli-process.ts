@@ -2,6 +2,9 @@ import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SignedEnvelope } from '@licence/core';
+import { expect } from 'vitest';
+import { parseJson } from './serve-processes.js';
 
 /** Runs the built `licence` CLI (dist/cli.js) as users do: a child process. */
 export const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
@@ -96,4 +99,23 @@ export function spawnServe(options: { cwd: string; env?: Record<string, string> 
     });
     child.on('exit', (code) => reject(new Error(`licence serve exited with ${String(code)} before listening:\n${stderr}`)));
   });
+}
+
+/** The `cle` of a CLI or admin JSON answer, remembered in `used` for the log-hygiene checks. */
+export function cleOf(text: string, used: string[]): string {
+  const cle = parseJson(text).cle;
+  if (typeof cle !== 'string') throw new Error(`no cle in ${text}`);
+  used.push(cle);
+  return cle;
+}
+
+/** A verdict from a running `licence serve`, asked as a product would; it must be a 200. */
+export async function verdictFrom(url: string, body: Record<string, unknown>, userAgent: string): Promise<SignedEnvelope> {
+  const response = await fetch(`${url}/api/licence`, {
+    method: 'POST',
+    headers: { 'User-Agent': userAgent, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as SignedEnvelope;
 }

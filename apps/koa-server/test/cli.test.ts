@@ -8,7 +8,8 @@ import type { SignedEnvelope } from '@licence/core';
 import { freePort } from '@licence/pg-cluster';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keySpellings, linesHolding } from './capture-logs.js';
-import { allOutput, runCli, runShell, spawnServe } from './cli-process.js';
+import { allOutput, cleOf as takeCle, runCli, runShell, spawnServe, verdictFrom } from './cli-process.js';
+import { parseJson } from './serve-processes.js';
 
 /**
  * The `licence` CLI as users run it: `node dist/cli.js ...` child processes on a temporary data
@@ -24,26 +25,9 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-function json(text: string): Record<string, unknown> {
-  return JSON.parse(text) as Record<string, unknown>;
-}
-
-function cleOf(text: string): string {
-  const cle = json(text).cle;
-  if (typeof cle !== 'string') throw new Error(`no cle in ${text}`);
-  usedKeys.push(cle);
-  return cle;
-}
-
-async function verdict(url: string, body: Record<string, unknown>): Promise<SignedEnvelope> {
-  const response = await fetch(`${url}/api/licence`, {
-    method: 'POST',
-    headers: { 'User-Agent': UA, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as SignedEnvelope;
-}
+const json = parseJson;
+const cleOf = (text: string): string => takeCle(text, usedKeys);
+const verdict = (url: string, body: Record<string, unknown>): Promise<SignedEnvelope> => verdictFrom(url, body, UA);
 
 describe('licence serve, then the admin commands on the same data folder', () => {
   const cwd = mkdtempSync(join(root, 'serve-'));

@@ -1,7 +1,6 @@
-import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
-import type { PostgresCluster } from '@licence/pg-cluster';
 import { loadHttpVectors } from '@licence/vectors';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { throwawayPostgres } from './throwaway-postgres.js';
 import { expectHttpCase } from './http-vector-case.js';
 import { startTestServer } from './test-server.js';
 
@@ -13,32 +12,22 @@ import { startTestServer } from './test-server.js';
  */
 
 // Without the binaries: skipped with one loud line outside CI; with CI=true this rejects.
-const { binDir } = await postgresAvailability('koa-server http vectors on PostgreSQL');
-const available = binDir !== null;
+const postgres = await throwawayPostgres('koa-server http vectors on PostgreSQL');
 
 const vectors = loadHttpVectors();
 /** The count the file holds today (as http-vectors.test.ts): a dropped case fails this file. */
 const EXPECTED_CASES = 81;
 const ran: string[] = [];
 
-let cluster: PostgresCluster | undefined;
 
-beforeAll(async () => {
-  if (available) cluster = await startPostgres({ binDir });
-}, 60_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-});
-
-describe.skipIf(!available)('http.json vectors over Koa, PostgreSQL and loopback', () => {
+describe.skipIf(!postgres.available)('http.json vectors over Koa, PostgreSQL and loopback', () => {
   it(`holds ${EXPECTED_CASES} cases`, () => {
     expect(vectors.cases).toHaveLength(EXPECTED_CASES);
   });
 
   for (const vector of vectors.cases) {
     it(vector.name, async () => {
-      if (cluster === undefined) throw new Error('the PostgreSQL cluster is not started');
+      const cluster = postgres.cluster();
       const databaseUrl = await cluster.createDatabase();
       const server = await startTestServer({ clockStartMs: vectors.clockStart * 1000, backend: 'postgres', databaseUrl });
       try {

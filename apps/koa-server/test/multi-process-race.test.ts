@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBase64, parseHost, verifyEnvelope } from '@licence/core';
-import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
-import type { PostgresCluster } from '@licence/pg-cluster';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { throwawayPostgres } from './throwaway-postgres.js';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, runCli, spawnServe } from './cli-process.js';
 import type { ServeProcess } from './cli-process.js';
@@ -18,21 +17,15 @@ import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './s
  * are bound. Once on PostgreSQL (one database), once on SQLite (one file, two processes).
  */
 
-const { binDir } = await postgresAvailability('koa-server multi-process race on PostgreSQL');
+const postgres = await throwawayPostgres('koa-server multi-process race on PostgreSQL');
 
 const root = mkdtempSync(join(tmpdir(), 'licence-race-'));
 const CALLS = 100;
 const SITES = 3;
 const PRODUIT = 'theme';
 const usedKeys: string[] = [];
-let cluster: PostgresCluster | undefined;
-
-beforeAll(async () => {
-  if (binDir !== null) cluster = await startPostgres({ binDir });
-}, 60_000);
 
 afterAll(async () => {
-  await cluster?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -100,9 +93,9 @@ function expectHalfEach(servers: readonly ServeProcess[]): void {
   }
 }
 
-describe.skipIf(binDir === null)('two processes on one PostgreSQL database', () => {
+describe.skipIf(!postgres.available)('two processes on one PostgreSQL database', () => {
   it('100 concurrent first calls from 100 domains on a 3-site key: exactly 3 ok, 97 autre_domaine, 3 domains bound', async () => {
-    if (cluster === undefined) throw new Error('the PostgreSQL cluster is not started');
+    const cluster = postgres.cluster();
     const env = { DATABASE_URL: await cluster.createDatabase() };
     const cwd = mkdtempSync(join(root, 'pg-'));
     // One configured signing key for both processes, as behind a load balancer (README "On PostgreSQL").

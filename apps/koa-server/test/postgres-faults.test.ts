@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { encodeBase64, verifyEnvelope } from '@licence/core';
-import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
-import type { PostgresCluster } from '@licence/pg-cluster';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { throwawayPostgres } from './throwaway-postgres.js';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, runCli, spawnServe } from './cli-process.js';
 import { send } from './http-client.js';
@@ -23,7 +22,7 @@ import type { TimedAnswer } from './serve-processes.js';
  * a loaded test machine, and a 5 s recovery polled every 100 ms.
  */
 
-const { binDir } = await postgresAvailability('koa-server PostgreSQL faults');
+const postgres = await throwawayPostgres('koa-server PostgreSQL faults');
 
 const root = mkdtempSync(join(tmpdir(), 'licence-faults-'));
 const WORKERS = 4;
@@ -32,14 +31,8 @@ const MAX_RECOVERY_MS = 5000;
 const PRODUIT = 'theme';
 const HOST = 'boutique.exemple.fr';
 const usedKeys: string[] = [];
-let cluster: PostgresCluster | undefined;
-
-beforeAll(async () => {
-  if (binDir !== null) cluster = await startPostgres({ binDir });
-}, 60_000);
 
 afterAll(async () => {
-  await cluster?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -95,9 +88,9 @@ function expectProblem5xx(answer: TimedAnswer): void {
   expect(problem).not.toHaveProperty('signature');
 }
 
-describe.skipIf(binDir === null)('licence serve on PostgreSQL when PostgreSQL stops and comes back', () => {
+describe.skipIf(!postgres.available)('licence serve on PostgreSQL when PostgreSQL stops and comes back', () => {
   it('answers 5xx problems within 2 s during the outage, /healthz says down, and serves again within 5 s of the restart', async () => {
-    if (cluster === undefined) throw new Error('the PostgreSQL cluster is not started');
+    const cluster = postgres.cluster();
     const db = cluster;
     const env = { DATABASE_URL: await db.createDatabase() };
     const cwd = mkdtempSync(join(root, 'serve-'));

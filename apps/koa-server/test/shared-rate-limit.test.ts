@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBase64, verifyEnvelope } from '@licence/core';
-import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
-import type { PostgresCluster } from '@licence/pg-cluster';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { throwawayPostgres } from './throwaway-postgres.js';
 import { spawnServe } from './cli-process.js';
 import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './serve-processes.js';
 
@@ -15,25 +14,19 @@ import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './s
  * answered 200 and 10 are 429 with Retry-After, whichever process each one reached.
  */
 
-const { binDir } = await postgresAvailability('koa-server shared rate limit on PostgreSQL');
+const postgres = await throwawayPostgres('koa-server shared rate limit on PostgreSQL');
 
 const root = mkdtempSync(join(tmpdir(), 'licence-limit-'));
 const CALLS = 40;
 const LIMIT = 30;
-let cluster: PostgresCluster | undefined;
-
-beforeAll(async () => {
-  if (binDir !== null) cluster = await startPostgres({ binDir });
-}, 60_000);
 
 afterAll(async () => {
-  await cluster?.stop();
   rmSync(root, { recursive: true, force: true });
 });
 
-describe.skipIf(binDir === null)('two processes on one PostgreSQL database share the rate limit', () => {
+describe.skipIf(!postgres.available)('two processes on one PostgreSQL database share the rate limit', () => {
   it('40 concurrent calls from one client over both processes: exactly 30 answered 200, 10 answered 429 with Retry-After', async () => {
-    if (cluster === undefined) throw new Error('the PostgreSQL cluster is not started');
+    const cluster = postgres.cluster();
     const env = {
       DATABASE_URL: await cluster.createDatabase(),
       TRUST_PROXY: '1',
