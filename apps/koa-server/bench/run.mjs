@@ -3,7 +3,9 @@
 // node:http baseline that parses the body and signs a fixed verdict with node:crypto; autocannon
 // on the other core, 50 connections, a mix of bound, new-domain and unknown keys. Prints req/s,
 // p50 and p99 for both and their ratio. Only loopback is used. Environment: BENCH_KEYS (100000),
-// BENCH_SECONDS per round (4), BENCH_ROUNDS (5), BENCH_PROFILE=1 for a CPU profile of the Koa server.
+// BENCH_SECONDS per round (4), BENCH_ROUNDS (5), BENCH_PROFILE=1 for a CPU profile of the Koa server,
+// BENCH_KINDS (a comma list of bare, koa, koa-postgres: default all; bare always runs, as every ratio
+// is to it), BENCH_PG_STATS=1 to print PostgreSQL's busiest statements (pg_stat_statements) after.
 // Issue 4 adds a third row, `koa-postgres`: the same Koa service on PostgreSQL with its shared
 // rate limiter, on a throwaway cluster this script starts (@licence/pg-cluster) and seeds with the
 // same keys; without PostgreSQL binaries that row is skipped with one loud line.
@@ -24,6 +26,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 4); // per round
 const CONNECTIONS = 50;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 // The load generator takes core 1; each server gets core 0.
 if (hasTaskset && process.env.BENCH_PINNED !== '1') {
@@ -45,11 +48,15 @@ const hash = (key) => createHash('sha256').update(normalizeKey(key)).digest('hex
 // current children, and the backends it forks later inherit that.
 const pgBinDir = await findPostgresBinDir();
 if (pgBinDir === null) console.warn('PostgreSQL binaries not found: the koa-postgres row is SKIPPED (install postgresql or set PG_BIN_DIR)');
-const cluster = pgBinDir === null ? null : await startPostgres({ binDir: pgBinDir });
+const wanted = new Set(['bare', ...(process.env.BENCH_KINDS ?? 'bare,koa,koa-postgres').split(',').map((kind) => kind.trim())]);
+const pgStats = process.env.BENCH_PG_STATS === '1';
+const cluster = pgBinDir === null || !wanted.has('koa-postgres')
+  ? null
+  : await startPostgres({ binDir: pgBinDir, ...(pgStats ? { settings: { shared_preload_libraries: 'pg_stat_statements' } } : {}) });
 if (cluster !== null && hasTaskset) {
   const postmaster = readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
   const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' }).stdout.split('\n').map((line) => line.trim()).filter(Boolean);
-  for (const pid of [postmaster, ...children]) spawnSync('taskset', ['-a', '-p', '-c', `0-${availableParallelism() - 1}`, pid], { stdio: 'ignore' });
+  for (const pid of [postmaster, ...children]) spawnSync('taskset', ['-a', '-p', '-c', process.env.BENCH_PG_CORES ?? `0-${availableParallelism() - 1}`, pid], { stdio: 'ignore' });
 }
 
 // Half the keys are bound to a domain (the "bound" requests ask that domain again); the other
@@ -86,7 +93,7 @@ console.log(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
 
 async function startServer(kind) {
   // BENCH_PROFILE=1 writes a V8 CPU profile of the Koa server to bench/profiles/ (git-ignored).
-  const profile = process.env.BENCH_PROFILE === '1' && kind === 'koa' ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'profiles')}`] : [];
+  const profile = process.env.BENCH_PROFILE === '1' && kind !== 'bare' ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'profiles')}`] : [];
   const args = [...profile, join(here, 'server-child.mjs'), kind, kind === 'koa-postgres' ? cluster.url : dataFile, seed];
   const child = hasTaskset ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
@@ -96,7 +103,8 @@ async function startServer(kind) {
     });
     child.on('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
-  return { port, stop: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }) };
+  // taskset execs node in place, so child.pid is the server's own pid either way.
+  return { port, pid: child.pid, stop: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }) };
 }
 
 let counter = 0;
@@ -145,15 +153,25 @@ async function load(port, duration) {
 // (a shared VM) slows all alike. Each round's ratio is koa/bare (and koa-postgres/bare) of that
 // round; the report gives the medians over the rounds.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const kinds = cluster === null ? ['bare', 'koa'] : ['bare', 'koa', 'koa-postgres'];
+const kinds = ['bare', 'koa', 'koa-postgres'].filter((kind) => wanted.has(kind) && (kind !== 'koa-postgres' || cluster !== null));
 const servers = {};
 for (const kind of kinds) servers[kind] = await startServer(kind);
 for (const kind of kinds) await load(servers[kind].port, 2); // warm-up, not reported
 const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
 for (let round = 0; round < ROUNDS; round++) {
-  for (const kind of kinds) runs[kind].push(await load(servers[kind].port, DURATION));
+  for (const kind of kinds) {
+    const before = { server: cpuMs([servers[kind].pid]), database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0 };
+    const result = await load(servers[kind].port, DURATION);
+    const after = { server: cpuMs([servers[kind].pid]), database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0 };
+    // CPU time per answered request (user + system, from /proc): what each request costs the
+    // server process, and the database's processes, whatever core they ran on.
+    result.serverUs = (1000 * (after.server - before.server)) / result.total;
+    result.databaseUs = (1000 * (after.database - before.database)) / result.total;
+    runs[kind].push(result);
+  }
 }
 await Promise.all(Object.values(servers).map((server) => server.stop()));
+if (cluster !== null && pgStats) await printPgStats(cluster.url);
 await cluster?.stop();
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const summary = (list) => ({
@@ -163,24 +181,57 @@ const summary = (list) => ({
   total: list.reduce((sum, r) => sum + r.total, 0),
   non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
   errors: list.reduce((sum, r) => sum + r.errors, 0),
+  serverUs: median(list.map((r) => r.serverUs)),
+  databaseUs: median(list.map((r) => r.databaseUs)),
 });
 const rows = Object.fromEntries(kinds.map((kind) => [kind, summary(runs[kind])]));
 const ratiosOf = (kind) => runs[kind].map((r, i) => r.rps / runs.bare[i].rps);
-const ratios = ratiosOf('koa');
+const ratios = rows.koa === undefined ? [] : ratiosOf('koa');
 rmSync(dir, { recursive: true, force: true });
 
-const line = (name, r) => `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.total.toLocaleString('en')} | ${r.non2xx} | ${r.errors} |`;
+const line = (name, r) => `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.total.toLocaleString('en')} | ${r.non2xx} | ${r.errors} | ${Math.round(r.serverUs)} | ${r.databaseUs > 0 ? Math.round(r.databaseUs) : '-'} |`;
 console.log(`\n${KEYS.toLocaleString('en')} keys, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s each (medians), ${hasTaskset ? 'server on core 0, load on core 1' : 'NOT pinned (no taskset)'}`);
-console.log('| server | req/s | p50 ms | p99 ms | requests | non-2xx | errors |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| server | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU µs/req | database CPU µs/req |');
+console.log('|---|---|---|---|---|---|---|---|---|');
 console.log(line('bare node:http + node:crypto sign', rows.bare));
-console.log(line('Koa + @licence/service + SQLite', rows.koa));
+if (rows.koa !== undefined) console.log(line('Koa + @licence/service + SQLite', rows.koa));
 if (rows['koa-postgres'] !== undefined) console.log(line('Koa + @licence/service + PostgreSQL (shared rate limit)', rows['koa-postgres']));
-console.log(`\nratio koa/bare per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (target 0.6 or better)`);
-console.log(`koa p99 ${rows.koa.p99} ms (target under 10 ms); with ${CONNECTIONS} connections the mean latency is connections / req/s (Little's law): ${(1000 * CONNECTIONS / rows.koa.rps).toFixed(1)} ms at this rate`);
+if (rows.koa !== undefined) console.log(`\nratio koa/bare per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (target 0.6 or better)`);
+if (rows.koa !== undefined) console.log(`koa p99 ${rows.koa.p99} ms (target under 10 ms); with ${CONNECTIONS} connections the mean latency is connections / req/s (Little's law): ${(1000 * CONNECTIONS / rows.koa.rps).toFixed(1)} ms at this rate`);
 if (rows['koa-postgres'] === undefined) {
-  console.log('koa-postgres: SKIPPED (no PostgreSQL binaries)');
+  if (wanted.has('koa-postgres')) console.log('koa-postgres: SKIPPED (no PostgreSQL binaries)');
 } else {
   const pgRatios = ratiosOf('koa-postgres');
   console.log(`ratio koa-postgres/bare per round: ${pgRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(pgRatios).toFixed(2)} (target 0.35 or better, issue 4); PostgreSQL ${hasTaskset ? 'on every core (beside the server and the load)' : 'not pinned'}, fsync off (a throwaway cluster)`);
+}
+
+/** BENCH_PG_STATS=1: the statements that took the database's time, through the cluster's psql. */
+async function printPgStats(url) {
+  const sql = `CREATE EXTENSION IF NOT EXISTS pg_stat_statements;
+    SELECT calls, round(total_exec_time)::int AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms,
+           left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
+      FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 12;`;
+  spawnSync(join(pgBinDir, 'psql'), [url, '-c', sql], { stdio: 'inherit' });
+}
+
+/** User + system CPU milliseconds of `pids` so far (/proc/<pid>/stat fields 14 and 15, in clock ticks). */
+function cpuMs(pids) {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // A process that ended between the listing and the read has no more time to give.
+    }
+  }
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** The cluster's postmaster and its children (backends, writers): the database's processes. */
+function postgresPids() {
+  const postmaster = readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
+  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' }).stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  return [postmaster, ...children];
 }

@@ -102,9 +102,166 @@ export const MIGRATIONS: readonly string[] = [
   END
   $fn$;
   `,
+  // 3: one round trip where the hot path took several (issue 4, "Benchmark"). The statements are
+  // those of step 2 and of the store's former bindDomain transaction, unchanged in meaning.
+  `
+  -- The rate limit's sliding-window log, one row per client instead of one per hit: "hits" holds
+  -- the counted hits still in the window, oldest first, in ms (never more than the limit). A hit
+  -- locks its client's row (FOR UPDATE; a new client's INSERT ... ON CONFLICT), so every process
+  -- hitting the same client queues there, and under READ COMMITTED each statement after the lock
+  -- sees what the previous holder committed: two processes never both take the last slot. No
+  -- advisory lock and no index entry per hit. The step-2 table and function are dropped: no
+  -- released build used them.
+  DROP FUNCTION rate_limit_hit(text, bigint, bigint, integer);
+  DROP TABLE rate_limit_hits;
+  CREATE TABLE rate_limit_windows (
+    client text PRIMARY KEY,
+    hits   bigint[] NOT NULL
+  );
+
+  -- The hits of many requests in one statement (the limiter's group commit), hit by hit. Rows are
+  -- locked in one global order, client then arrival, so two processes whose batches share clients
+  -- queue instead of deadlocking; the hits of one client keep their arrival order. "oldest": the
+  -- oldest counted hit still in the window, for the Retry-After of a refused hit.
+  CREATE FUNCTION rate_limit_hit_batch(p_clients text[], p_now bigint[], p_window bigint, p_limit integer)
+  RETURNS TABLE (ord bigint, allowed boolean, oldest bigint)
+  LANGUAGE plpgsql VOLATILE AS $fn$
+  DECLARE
+    item record;
+    kept bigint[];
+    first integer;
+    size integer;
+  BEGIN
+    FOR item IN
+      SELECT u.client, u.now_ms, u.n
+        FROM unnest(p_clients, p_now) WITH ORDINALITY AS u(client, now_ms, n)
+       ORDER BY u.client, u.n
+    LOOP
+      ord := item.n;
+      SELECT w.hits INTO kept FROM rate_limit_windows w WHERE w.client = item.client FOR UPDATE;
+      IF NOT FOUND THEN
+        INSERT INTO rate_limit_windows (client, hits) VALUES (item.client, ARRAY[item.now_ms])
+        ON CONFLICT (client) DO NOTHING;
+        IF FOUND THEN
+          -- A new client: its first hit is counted (the limit is at least 1).
+          allowed := true;
+          oldest := item.now_ms;
+          RETURN NEXT;
+          CONTINUE;
+        END IF;
+        -- Another process inserted it meanwhile: queue on its row like any later hit.
+        SELECT w.hits INTO kept FROM rate_limit_windows w WHERE w.client = item.client FOR UPDATE;
+      END IF;
+      -- The hits are in order, so those that left the window are a prefix.
+      size := coalesce(cardinality(kept), 0);
+      first := 1;
+      WHILE first <= size AND kept[first] + p_window <= item.now_ms LOOP
+        first := first + 1;
+      END LOOP;
+      kept := coalesce(kept[first:size], '{}');
+      size := size - first + 1;
+      allowed := size < p_limit;
+      IF allowed THEN
+        -- Never before the latest counted hit: a clock that steps back must not reorder the log
+        -- (as the memory limiter).
+        kept := kept || greatest(item.now_ms, coalesce(kept[size], item.now_ms));
+      END IF;
+      oldest := kept[1];
+      UPDATE rate_limit_windows w SET hits = kept WHERE w.client = item.client;
+      RETURN NEXT;
+    END LOOP;
+  END
+  $fn$;
+
+  -- DESIGN 2.5 rule 8, atomic across processes, in ONE round trip: the key row is locked FIRST, in
+  -- its own statement, so every binder of this key queues there; the statement after it (a volatile
+  -- function: a new snapshot per statement under READ COMMITTED) sees the domains the previous
+  -- holder committed. FOR NO KEY UPDATE rather than FOR UPDATE: it excludes other binders just the
+  -- same, but not the FOR KEY SHARE that a request_log insert takes through its foreign key, so
+  -- logging never waits for a binding (https://www.postgresql.org/docs/15/explicit-locking.html).
+  -- 'already' moves last seen (forward only); otherwise a slot is taken when fewer than p_sites
+  -- are bound ('bound'), or nothing changes ('full'); 'missing': no such key.
+  CREATE FUNCTION bind_domain(p_key bigint, p_domain text, p_now bigint, p_sites integer)
+  RETURNS text
+  LANGUAGE plpgsql VOLATILE AS $fn$
+  DECLARE
+    taken integer;
+    next_position integer;
+    present boolean;
+  BEGIN
+    PERFORM 1 FROM keys WHERE id = p_key FOR NO KEY UPDATE;
+    IF NOT FOUND THEN
+      RETURN 'missing';
+    END IF;
+    -- One read of the key's domains under the lock. The service calls bind_domain only for a
+    -- domain it did not see bound, so 'already' is the rare case of a racing call that bound it.
+    SELECT count(*), coalesce(max(position) + 1, 0), coalesce(bool_or(domain = p_domain), false)
+      INTO taken, next_position, present
+      FROM bound_domains WHERE key_id = p_key;
+    IF present THEN
+      UPDATE bound_domains SET last_seen = greatest(last_seen, p_now) WHERE key_id = p_key AND domain = p_domain;
+      RETURN 'already';
+    END IF;
+    IF taken >= p_sites THEN
+      RETURN 'full';
+    END IF;
+    -- The conflict clause is the backstop of the (key_id, domain) primary key; with the lock held
+    -- it cannot fire.
+    INSERT INTO bound_domains (key_id, domain, position, first_seen, last_seen)
+    VALUES (p_key, p_domain, next_position, p_now, p_now)
+    ON CONFLICT (key_id, domain) DO UPDATE SET last_seen = greatest(bound_domains.last_seen, excluded.last_seen);
+    RETURN 'bound';
+  END
+  $fn$;
+
+  -- The bindings of many requests in one statement (the store's group commit): bind_domain for
+  -- each, in one global order, key then arrival, so two processes' batches lock key rows in the
+  -- same order and queue instead of deadlocking.
+  CREATE FUNCTION bind_domains(p_keys bigint[], p_domains text[], p_now bigint[], p_sites integer[])
+  RETURNS TABLE (ord bigint, result text)
+  LANGUAGE plpgsql VOLATILE AS $fn$
+  DECLARE
+    item record;
+  BEGIN
+    FOR item IN
+      SELECT u.key_id, u.domain, u.now_s, u.sites, u.n
+        FROM unnest(p_keys, p_domains, p_now, p_sites) WITH ORDINALITY AS u(key_id, domain, now_s, sites, n)
+       ORDER BY u.key_id, u.n
+    LOOP
+      ord := item.n;
+      result := bind_domain(item.key_id, item.domain, item.now_s, item.sites);
+      RETURN NEXT;
+    END LOOP;
+  END
+  $fn$;
+
+  -- Rule 7's "last seen" of many requests in one statement (the store's group commit). Rows are
+  -- updated one by one in (key, domain) order, so two processes' batches lock them in the same
+  -- order and queue instead of deadlocking; last seen only moves forward.
+  CREATE FUNCTION touch_domains(p_keys bigint[], p_domains text[], p_at bigint[])
+  RETURNS void
+  LANGUAGE plpgsql VOLATILE AS $fn$
+  DECLARE
+    item record;
+  BEGIN
+    FOR item IN
+      SELECT u.key_id, u.domain, max(u.at) AS at
+        FROM unnest(p_keys, p_domains, p_at) AS u(key_id, domain, at)
+       GROUP BY u.key_id, u.domain
+       ORDER BY u.key_id, u.domain
+    LOOP
+      UPDATE bound_domains SET last_seen = greatest(last_seen, item.at)
+       WHERE key_id = item.key_id AND domain = item.domain;
+    END LOOP;
+  END
+  $fn$;
+  `,
 ];
 
-/** The advisory lock class of rate_limit_hit (step 2): the first half of its two-int4 key. */
+/**
+ * The advisory lock class of step 2's rate_limit_hit (dropped by step 3): the first half of its
+ * two-int4 key. Kept so that class is never given another meaning.
+ */
 export const RATE_LIMIT_LOCK_CLASS = 29292;
 
 /** The schema version this build writes: the highest version in `schema_migrations`. */

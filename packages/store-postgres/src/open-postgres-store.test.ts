@@ -89,7 +89,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const tables = await withClient(url, async (client) =>
         (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map((r) => r.name),
       );
-      expect(tables).toEqual(['bound_domains', 'keys', 'products', 'rate_limit_hits', 'request_log', 'schema_migrations']);
+      expect(tables).toEqual(['bound_domains', 'keys', 'products', 'rate_limit_windows', 'request_log', 'schema_migrations']);
       expect(logger.lines.some((line) => line.includes('schema migrated'))).toBe(true);
     });
 
@@ -307,6 +307,74 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     it('closes idempotently', async () => {
       await store.close();
       await expect(store.close()).resolves.toBeUndefined();
+    });
+  });
+
+  describe('batched hot path (one statement for the calls of one event-loop turn)', () => {
+    let url: string;
+    let store: Store;
+
+    beforeEach(async () => {
+      url = await theCluster().createDatabase();
+      store = await openPostgresStore({ connectionString: url });
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('gives each of 150 concurrent lookups its own key, the same hash twice included, and null for the unknown', async () => {
+      await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+      const hashes = Array.from({ length: 100 }, (_, i) => i.toString(16).padStart(64, '0'));
+      for (const [i, hash] of hashes.entries()) {
+        await store.insertKey({ hash, hint: `H${String(i).padStart(3, '0')}`, produit: 'theme', kind: 'buyer', sites: 1 + (i % 3), expiresAt: null, createdAt: 2 });
+      }
+      const asked = [...hashes, ...hashes.slice(0, 25), ...Array.from({ length: 25 }, (_, i) => `f${i}`.padStart(64, 'e'))];
+      const found = await Promise.all(asked.map((hash) => store.findKeyByHash(hash)));
+      asked.forEach((hash, i) => {
+        if (hash.startsWith('e')) expect(found[i]).toBeNull();
+        else expect(found[i]?.hash).toBe(hash);
+      });
+      expect(found[0]).not.toBe(found[100]);
+      expect(found[0]).toEqual(found[100]);
+      expect(found[7]?.sites).toBe(1 + (7 % 3));
+    });
+
+    it('writes 130 concurrent log entries, and a bad one fails alone, not the entries beside it', async () => {
+      const id = await createdKey(store, 1);
+      const entries = Array.from({ length: 130 }, (_, i) => ({ at: 10 + i, keyId: i % 2 === 0 ? id : null, host: `h${i}.fr`, ip: '203.0.113.7' }));
+      const settled = await Promise.allSettled([
+        ...entries.map((entry) => store.logRequest(entry)),
+        store.logRequest({ at: 9, keyId: '424242', host: 'ghost.fr', ip: '203.0.113.8' }),
+      ]);
+      expect(settled.slice(0, 130).every((result) => result.status === 'fulfilled')).toBe(true);
+      const last = settled[130];
+      expect(last?.status).toBe('rejected');
+      expect(last?.status === 'rejected' ? String(last.reason) : '').toMatch(/foreign key/);
+      const rows = await withClient(url, async (client) => (await client.query<{ n: string; keyed: string }>("SELECT count(*) AS n, count(key_id) AS keyed FROM request_log")).rows[0]);
+      expect(rows).toEqual({ n: '130', keyed: '65' });
+    });
+
+    it('moves last seen of many domains at once, forward only, the same domain twice in a batch included', async () => {
+      const id = await createdKey(store, 3);
+      for (const domain of ['a.fr', 'b.fr', 'c.fr']) expect(await store.bindDomain(id, domain, 3, 100)).toBe('bound');
+      await Promise.all([
+        store.touchDomain(id, 'a.fr', 150),
+        store.touchDomain(id, 'a.fr', 170),
+        store.touchDomain(id, 'b.fr', 50),
+        store.touchDomain(id, 'c.fr', 160),
+        store.touchDomain(id, 'not-bound.fr', 200),
+      ]);
+      const domains = (await store.findKeyById(id))?.domains.map((d) => [d.domain, d.lastSeen]);
+      expect(domains).toEqual([['a.fr', 170], ['b.fr', 100], ['c.fr', 160]]);
+    });
+
+    it('binds concurrently in one round trip each: 40 domains on a 3-site key, exactly 3 bound', async () => {
+      const id = await createdKey(store, 3);
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => store.bindDomain(id, `d${i}.fr`, 3, 5)));
+      expect(results.filter((r) => r === 'bound')).toHaveLength(3);
+      expect(results.filter((r) => r === 'full')).toHaveLength(37);
+      expect(await store.bindDomain(id, (await store.findKeyById(id))?.domains[0]?.domain ?? '', 3, 6)).toBe('already');
     });
   });
 });

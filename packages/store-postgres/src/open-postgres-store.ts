@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { PoolClient, QueryResultRow } from 'pg';
 import type { Installation, NewKey, ProductRecord, RequestLogEntry, StoredKey, Store } from '@licence/service';
+import { createBatchQueue, MAX_BATCH } from './batch-queue.js';
 import { createPool, describeDatabase, describeError } from './create-pool.js';
 import type { PostgresStoreOptions } from './create-pool.js';
 import { parseKeyId } from './key-id.js';
@@ -13,6 +14,15 @@ export const PURGE_CHUNK = 5000;
 
 /** PostgreSQL's unique_violation (https://www.postgresql.org/docs/15/errcodes-appendix.html). */
 const UNIQUE_VIOLATION = '23505';
+
+
+/** Integrity constraint violations (class 23): a fault of ONE row, not of the database. */
+function isIntegrityViolation(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && typeof error.code === 'string' && error.code.startsWith('23');
+}
+
+/** The key looked up, or the error of its row alone (the others of the batch are not failed by it). */
+type FoundKey = StoredKey | null | Error;
 
 /** Keeps the first of each domain: a list with a repeat would otherwise break the primary key. */
 function uniqueDomains(domains: readonly string[]): string[] {
@@ -115,8 +125,12 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
   }
 
   /** One statement on any pooled connection: its own transaction, its own snapshot. */
-  async function query<R extends QueryResultRow>(text: string, values: readonly unknown[] = []): Promise<R[]> {
-    return (await pool.query<R>(text, [...values])).rows;
+  async function query<R extends QueryResultRow>(
+    statement: string | { readonly name: string; readonly text: string },
+    values: readonly unknown[] = [],
+  ): Promise<R[]> {
+    const config = typeof statement === 'string' ? { text: statement } : { name: statement.name, text: statement.text };
+    return (await pool.query<R>({ ...config, values: [...values] })).rows;
   }
 
   // Open: the first connection both proves the server answers and runs the migrations.
@@ -144,11 +158,75 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
     return row === undefined ? null : toStoredKey(row);
   }
 
+  // The hot path's reads and writes go by batch (batch-queue.ts): the lookups of every request
+  // in one event-loop turn in one statement, and their log entries in another. Named statements
+  // are parsed and planned once per connection.
+  const keysByHash = createBatchQueue<string, FoundKey>(async (hashes) => {
+    const rows = await query<KeyRow>({ name: 'licence_keys_by_hash', text: `${KEY_SELECT} WHERE k.hash = ANY($1::text[])` }, [[...new Set(hashes)]]);
+    const byHash = new Map(rows.map((row) => [row.hash, row]));
+    return hashes.map((hash) => {
+      const row = byHash.get(hash);
+      if (row === undefined) return null;
+      try {
+        return toStoredKey(row);
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    });
+  }, MAX_BATCH);
+
+  const binds = createBatchQueue<{ readonly keyId: string; readonly domain: string; readonly sites: number; readonly now: number }, string>(async (batch) => {
+    const rows = await query<{ ord: string; result: string }>(
+      { name: 'licence_bind_domains', text: 'SELECT ord, result FROM bind_domains($1::bigint[], $2::text[], $3::bigint[], $4::integer[])' },
+      [batch.map((bind) => bind.keyId), batch.map((bind) => bind.domain), batch.map((bind) => bind.now), batch.map((bind) => bind.sites)],
+    );
+    const results: string[] = [];
+    for (const row of rows) results[Number(row.ord) - 1] = row.result;
+    return batch.map((_, index) => results[index] ?? 'no answer');
+  }, MAX_BATCH);
+
+  const touches = createBatchQueue<{ readonly keyId: string; readonly domain: string; readonly at: number }, null>(async (batch) => {
+    await query({ name: 'licence_touch_domains', text: 'SELECT touch_domains($1::bigint[], $2::text[], $3::bigint[])' }, [
+      batch.map((touch) => touch.keyId),
+      batch.map((touch) => touch.domain),
+      batch.map((touch) => touch.at),
+    ]);
+    return batch.map(() => null);
+  }, MAX_BATCH);
+
+  const LOG_INSERT = {
+    name: 'licence_log_requests',
+    text: 'INSERT INTO request_log (at, key_id, host, ip) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[])',
+  };
+  const logEntries = createBatchQueue<RequestLogEntry, Error | null>(async (entries) => {
+    const insert = (list: readonly RequestLogEntry[]) =>
+      query(LOG_INSERT, [list.map((e) => e.at), list.map((e) => e.keyId), list.map((e) => e.host), list.map((e) => e.ip)]);
+    try {
+      await insert(entries);
+      return entries.map(() => null);
+    } catch (error) {
+      // One bad row (a key id that is not there) must not fail the requests logged beside it:
+      // each is then written alone and gets its own answer. Any other error (the database is
+      // down, a timeout) is every entry's, at once, with no second wait.
+      if (!isIntegrityViolation(error) || entries.length === 1) throw error;
+      return Promise.all(
+        entries.map((entry) =>
+          insert([entry]).then(
+            () => null,
+            (single: unknown) => (single instanceof Error ? single : new Error(String(single))),
+          ),
+        ),
+      );
+    }
+  }, MAX_BATCH);
+
   let closed = false;
 
   const store: Store = {
     async findKeyByHash(hash) {
-      return keyWhere('k.hash = $1', hash);
+      const found = await keysByHash.push(hash);
+      if (found instanceof Error) throw found;
+      return found;
     },
 
     async findKeyById(id) {
@@ -157,50 +235,22 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
     },
 
     async bindDomain(keyId, domain, sites, now) {
-      const id = keyIdOrThrow(keyId);
-      // DESIGN 2.5 rule 8, atomic across processes. The key row is locked FIRST, in its own
-      // statement: every binder of this key queues there, and the statements after it (READ
-      // COMMITTED: a new snapshot per statement) see the domains the previous holder committed.
-      // FOR NO KEY UPDATE rather than FOR UPDATE: it excludes other binders just the same, but not
-      // the FOR KEY SHARE that a request_log insert takes through its foreign key, so logging
-      // never waits for a binding (https://www.postgresql.org/docs/15/explicit-locking.html).
-      return transaction(async (client) => {
-        const locked = await client.query('SELECT 1 FROM keys WHERE id = $1 FOR NO KEY UPDATE', [id]);
-        if (locked.rowCount === 0) {
-          throw new RangeError(`bindDomain: no key with id ${id}`);
-        }
-        // Under the lock, one statement: 'already' moves last seen (forward only); otherwise a
-        // slot is taken when fewer than `sites` are bound. The conflict clause is the backstop of
-        // the (key_id, domain) primary key; with the lock held it cannot fire.
-        const result = await client.query<{ already: boolean; bound: boolean }>(
-          `WITH touched AS (
-             UPDATE bound_domains SET last_seen = greatest(last_seen, $3)
-             WHERE key_id = $1 AND domain = $2 RETURNING 1
-           ), slots AS (
-             SELECT count(*) AS n, coalesce(max(position) + 1, 0) AS next FROM bound_domains WHERE key_id = $1
-           ), inserted AS (
-             INSERT INTO bound_domains (key_id, domain, position, first_seen, last_seen)
-             SELECT $1, $2, next, $3, $3 FROM slots
-             WHERE n < $4 AND NOT EXISTS (SELECT 1 FROM touched)
-             ON CONFLICT (key_id, domain) DO UPDATE SET last_seen = greatest(bound_domains.last_seen, excluded.last_seen)
-             RETURNING 1
-           )
-           SELECT EXISTS (SELECT 1 FROM touched) AS already, EXISTS (SELECT 1 FROM inserted) AS bound`,
-          [id, domain, now, sites],
-        );
-        const row = result.rows[0];
-        return row?.already === true ? 'already' : row?.bound === true ? 'bound' : 'full';
-      });
+      // DESIGN 2.5 rule 8, atomic across processes: bind_domain (migration step 3) locks the key
+      // row first, then binds under the lock; the bindings of one event-loop turn go together.
+      const result = await binds.push({ keyId: keyIdOrThrow(keyId), domain, sites, now });
+      if (result === 'missing') throw new RangeError(`bindDomain: no key with id ${keyId}`);
+      if (result === 'already' || result === 'bound' || result === 'full') return result;
+      throw new Error(`bind_domain answered ${JSON.stringify(result)}`);
     },
 
     async touchDomain(keyId, domain, now) {
-      const id = keyIdOrThrow(keyId);
-      await query('UPDATE bound_domains SET last_seen = greatest(last_seen, $3) WHERE key_id = $1 AND domain = $2', [id, domain, now]);
+      await touches.push({ keyId: keyIdOrThrow(keyId), domain, at: now });
     },
 
     async logRequest(entry: RequestLogEntry) {
       const id = entry.keyId === null ? null : keyIdOrThrow(entry.keyId);
-      await query('INSERT INTO request_log (at, key_id, host, ip) VALUES ($1, $2, $3, $4)', [entry.at, id, entry.host, entry.ip]);
+      const failed = await logEntries.push({ ...entry, keyId: id });
+      if (failed !== null) throw failed;
     },
 
     async addProduct(product: ProductRecord) {

@@ -36,7 +36,8 @@ async function rowCount(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const result = await client.query<{ n: string }>('SELECT count(*) AS n FROM rate_limit_hits');
+    // Counted hits still kept, over every client (one row per client, its hits in an array).
+    const result = await client.query<{ n: string }>('SELECT coalesce(sum(cardinality(hits)), 0) AS n FROM rate_limit_windows');
     return Number(result.rows[0]?.n);
   } finally {
     await client.end();
@@ -50,6 +51,25 @@ describe.skipIf(!available)('createPostgresRateLimiter (DESIGN 5, issue 4)', () 
     try {
       for (let i = 0; i < 30; i += 1) expect(await limiter.hit('a', 1_000)).toEqual({ allowed: true, retryAfter: 0 });
       expect(await limiter.hit('a', 1_000)).toEqual({ allowed: false, retryAfter: 60 });
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  it('counts hits sent at once (batched statements) exactly: 20 + 20 for a client allow 30, in arrival order', async () => {
+    const limiter = await freshLimiter();
+    try {
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => limiter.hit(i % 2 === 0 ? 'a' : 'b', 1_000)));
+      const of = (parity: number) => answers.filter((_, i) => i % 2 === parity);
+      expect(of(0).every((answer) => answer.allowed)).toBe(true);
+      expect(of(1).every((answer) => answer.allowed)).toBe(true);
+      const more = await Promise.all(Array.from({ length: 20 }, () => limiter.hit('a', 2_000)));
+      expect(more.filter((answer) => answer.allowed)).toHaveLength(10);
+      // Arrival order holds inside a batch: the first ten of the client's hits are the ones let in.
+      expect(more.map((answer) => answer.allowed)).toEqual([...Array<boolean>(10).fill(true), ...Array<boolean>(10).fill(false)]);
+      expect(more[19]).toEqual({ allowed: false, retryAfter: 59 });
+      // 20 of b, 20 + 10 of a; refused hits are not counted.
+      expect(await rowCount(limiter.url)).toBe(50);
     } finally {
       await limiter.close();
     }

@@ -1,8 +1,15 @@
 import type pg from 'pg';
 import type { Logger, RateLimiter } from '@licence/service';
+import { createBatchQueue, MAX_BATCH } from './batch-queue.js';
 import { createPool, describeDatabase, describeError } from './create-pool.js';
 import type { PostgresPoolOptions } from './create-pool.js';
 import { migrate } from './migrations.js';
+
+/** One hit's answer from rate_limit_hit_batch; `oldest` is int8, so a decimal string. */
+interface HitRow {
+  readonly allowed: boolean;
+  readonly oldest: string | null;
+}
 
 interface RateLimitOptions {
   /** Accepted requests per client in any window (DESIGN 5: 30). */
@@ -39,10 +46,11 @@ export interface PostgresRateLimiter extends RateLimiter {
  * DESIGN 5's rate limit shared by every process on one database (issue 4): the same sliding
  * window LOG as `createMemoryRateLimiter` of @licence/service (a new client may send `limit` at
  * once; a refused request is not counted; `retryAfter` is the whole seconds until the oldest
- * counted request leaves the window, at least 1), kept in `rate_limit_hits` (migration step 2).
+ * counted request leaves the window, at least 1), kept in `rate_limit_windows`, one row per
+ * client (migration step 3).
  *
- * Each hit is ONE call of the `rate_limit_hit` function (one round trip, its own transaction),
- * which serialises the hits of one client across processes with an advisory lock. Rows of
+ * The hits of one event-loop turn are ONE call of `rate_limit_hit_batch` (one round trip, its own
+ * transaction), which serialises the hits of one client across processes on its row lock. Rows of
  * clients that never come back are deleted by a sweep that `hit` starts in the background at
  * most once per window per process; its failure is logged, never a hit's failure. A database
  * that is down makes `hit` reject: the service answers a 5xx problem, never a verdict (DESIGN 2).
@@ -82,13 +90,32 @@ export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): 
     return ready;
   };
 
+  // The hits of every request of one event-loop turn go in ONE statement (batch-queue.ts;
+  // migration step 3, rate_limit_hit_batch: hit by hit, in arrival order for each client), named
+  // so it is planned once per connection.
+  const hits = createBatchQueue<{ readonly client: string; readonly nowMs: number }, HitRow>(async (batch) => {
+    const result = await pool.query<HitRow & { ord: string }>({
+      name: 'licence_rate_limit_hits',
+      text: 'SELECT ord, allowed, oldest FROM rate_limit_hit_batch($1::text[], $2::bigint[], $3, $4)',
+      values: [batch.map((hit) => hit.client), batch.map((hit) => hit.nowMs), windowMs, limit],
+    });
+    const rows: HitRow[] = [];
+    for (const row of result.rows) rows[Number(row.ord) - 1] = { allowed: row.allowed, oldest: row.oldest };
+    return batch.map((_, index) => {
+      const row = rows[index];
+      if (row === undefined) throw new Error('rate_limit_hit_batch answered no row for a hit');
+      return row;
+    });
+  }, MAX_BATCH);
+
   let lastSweep = -Infinity;
   let sweeping: Promise<void> = Promise.resolve();
   let closed = false;
 
   async function sweep(nowMs: number): Promise<number> {
     await schemaReady();
-    const result = await pool.query('DELETE FROM rate_limit_hits WHERE at_ms + $2 <= $1', [nowMs, windowMs]);
+    // A client whose latest counted hit left the window has nothing left to count.
+    const result = await pool.query('DELETE FROM rate_limit_windows WHERE hits[cardinality(hits)] + $2 <= $1', [nowMs, windowMs]);
     return result.rowCount ?? 0;
   }
 
@@ -96,12 +123,7 @@ export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): 
     async hit(client, nowMs) {
       if (closed) throw new Error('the PostgreSQL rate limiter is closed');
       await schemaReady();
-      const result = await pool.query<{ allowed: boolean; oldest: string | null }>(
-        'SELECT allowed, oldest FROM rate_limit_hit($1, $2, $3, $4)',
-        [client, nowMs, windowMs, limit],
-      );
-      const row = result.rows[0];
-      if (row === undefined) throw new Error('rate_limit_hit returned no row');
+      const row = await hits.push({ client, nowMs });
       if (nowMs - lastSweep >= windowMs) {
         lastSweep = nowMs;
         sweeping = sweep(nowMs).then(
