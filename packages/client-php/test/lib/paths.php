@@ -1,0 +1,94 @@
+<?php
+/**
+ * Where things are: this package, the repository, the shared vectors (packages/vectors/cases)
+ * and the third-party ones (shared/vectors/external beside the repository, found the way
+ * packages/vectors/src/external.ts finds them, LICENCE_EXTERNAL_VECTORS first).
+ */
+
+const PACKAGE_DIR = __DIR__ . '/../..';
+const LICENCE_FILE = PACKAGE_DIR . '/src/Licence.php';
+
+function repoRoot(): string
+{
+    return realpath(PACKAGE_DIR . '/../..');
+}
+
+/** One file of packages/vectors/cases, decoded with objects as objects ({} and [] stay apart). */
+function vectorFile(string $name): stdClass
+{
+    $path = repoRoot() . '/packages/vectors/cases/' . $name . '.json';
+    $text = file_get_contents($path);
+    if ($text === false) {
+        throw new RuntimeException("vectors: cannot read {$path}");
+    }
+    return json_decode($text, false, 512, JSON_THROW_ON_ERROR);
+}
+
+/** A missing folder is an error, not a skip: these cases must run in CI. */
+function externalVectorsDir(): string
+{
+    $fromEnv = getenv('LICENCE_EXTERNAL_VECTORS');
+    if (is_string($fromEnv) && $fromEnv !== '') {
+        if (!is_dir($fromEnv)) {
+            throw new RuntimeException("LICENCE_EXTERNAL_VECTORS points to {$fromEnv}, which does not exist");
+        }
+        return realpath($fromEnv);
+    }
+    $dir = realpath(PACKAGE_DIR);
+    while (true) {
+        $candidate = $dir . '/shared/vectors/external';
+        if (is_file($candidate . '/SOURCES.md')) {
+            return $candidate;
+        }
+        $parent = dirname($dir);
+        if ($parent === $dir) {
+            break;
+        }
+        $dir = $parent;
+    }
+    throw new RuntimeException('external test vectors not found: expected shared/vectors/external/ beside the repository (or set LICENCE_EXTERNAL_VECTORS)');
+}
+
+function externalJson(string $relativePath): mixed
+{
+    $text = file_get_contents(externalVectorsDir() . '/' . $relativePath);
+    return json_decode($text, true, 512, JSON_THROW_ON_ERROR);
+}
+
+/** A fresh temporary folder, removed when the run ends. */
+function tempDir(string $prefix = 'licence-php-'): string
+{
+    $dir = sys_get_temp_dir() . '/' . $prefix . bin2hex(random_bytes(6));
+    mkdir($dir, 0700);
+    Harness::onExit(static fn () => removeTree($dir));
+    return $dir;
+}
+
+function removeTree(string $path): void
+{
+    if (is_link($path) || is_file($path)) {
+        @unlink($path);
+        return;
+    }
+    if (!is_dir($path)) {
+        return;
+    }
+    foreach (scandir($path) as $entry) {
+        if ($entry !== '.' && $entry !== '..') {
+            removeTree($path . '/' . $entry);
+        }
+    }
+    @rmdir($path);
+}
+
+/** The base64 public keys of a vector file to the raw bytes Licence::etape() takes. */
+function rawKeys(array $base64Keys): array
+{
+    return array_map(static function (string $key): string {
+        $raw = Licence::decoderBase64($key);
+        if ($raw === null || strlen($raw) !== 32) {
+            throw new RuntimeException('bad public key in a vector file');
+        }
+        return $raw;
+    }, $base64Keys);
+}
