@@ -1,10 +1,10 @@
 import { loadClientStateVectors } from '@licence/vectors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clientStep } from './client-state.js';
+import { clientStep, readCacheRecord } from './client-state.js';
 import type { CacheRecord, CallOutcome, ClientStep, ClientStepInput } from './client-state.js';
 import type { Donnees, SignedEnvelope } from './donnees.js';
-import { createNobleSigner, signDonnees } from './ed25519.js';
+import { createNobleSigner, signDonnees, verifySignature } from './ed25519.js';
 import { ValidationError } from './validation-error.js';
 
 const vectors = loadClientStateVectors();
@@ -282,5 +282,101 @@ describe('clientStep input checks', () => {
   it('checks the caller even when there is nothing to verify', () => {
     // No cache and no outcome: verifyEnvelope never runs, yet a bad key list is still reported.
     expect(() => clientStep({ ...good, trustedPublicKeys: ['not base64!'] })).toThrow(ValidationError);
+  });
+});
+
+describe('clientStep with an injected verifier', () => {
+  const vectorKeys = vectors.trustedPublicKeys;
+
+  it('gives every client-states.json result with a verifier that delegates to core', () => {
+    let calls = 0;
+    const verify = (signature: Uint8Array, message: Uint8Array, key: Uint8Array) => {
+      calls += 1;
+      return verifySignature(signature, message, key);
+    };
+    for (const c of vectors.cases) {
+      const input: ClientStepInput = {
+        now: c.now,
+        cache: c.cache,
+        trustedPublicKeys: vectorKeys,
+        expect: c.expect,
+        verify,
+        ...(c.outcome === undefined ? {} : { outcome: c.outcome }),
+      };
+      expect(clientStep(input), c.name).toEqual(c.result);
+    }
+    // Cached envelopes and responses alike went through it.
+    expect(calls).toBeGreaterThanOrEqual(vectors.cases.length / 2);
+  });
+
+  it('uses it for the cached envelope and for the response', () => {
+    const cached = answer(T0, 'nonce-of-an-old-call');
+    const cache = { envelope: cached, failures: 0, retryAt: 0 };
+    const base = { now: T0 + 60, cache, trustedPublicKeys: KEYS, expect: { hote: HOTE, produit: PRODUIT } };
+    expect(clientStep({ ...base, verify: () => false })).toEqual({ action: 'call' });
+    expect(clientStep({ ...base, verify: verifySignature })).toMatchObject({ action: 'use', state: 'fresh' });
+    // A verifier that knows only the cached signature: the good response is refused with it.
+    const good = answer(T0 + 2 * DAY, 'nonce-of-this-call-1');
+    const step = clientStep({
+      ...base,
+      now: T0 + 2 * DAY,
+      expect: { hote: HOTE, produit: PRODUIT, nonce: 'nonce-of-this-call-1' },
+      outcome: { type: 'response', status: 200, body: good },
+      verify: (signature) => Buffer.from(signature).toString('base64') === cached.signature,
+    });
+    expect(step).toMatchObject({ action: 'use', state: 'grace', store: { envelope: cached, failures: 1 } });
+  });
+
+  it('refuses a verifier that is not a function', () => {
+    const input = { now: T0, cache: null, trustedPublicKeys: KEYS, expect: { hote: HOTE }, verify: 7 };
+    expect(() => clientStep(input as unknown as ClientStepInput)).toThrow(ValidationError);
+    expect(() => clientStep(input as unknown as ClientStepInput)).toThrow('input.verify: expected a function, got number');
+  });
+});
+
+describe('readCacheRecord (what clientStep accepts of a cache file)', () => {
+  const cached = answer(T0, 'nonce-of-an-old-call');
+  const expectation = { hote: HOTE, produit: PRODUIT };
+
+  it('keeps a well-formed record whose envelope verifies, with only the members it knows', () => {
+    const cache = { envelope: { ...cached, extra: 1 }, failures: 2, retryAt: T0 + 600, recu: T0 + 5 };
+    expect(readCacheRecord(cache, KEYS, expectation)).toEqual({ envelope: cached, failures: 2, retryAt: T0 + 600 });
+    expect(readCacheRecord({ envelope: null, failures: 1, retryAt: 5 }, KEYS, expectation)).toEqual({ envelope: null, failures: 1, retryAt: 5 });
+  });
+
+  it('is null for garbage, a bad shape, another host or product, an untrusted signer', () => {
+    const forged = signDonnees(cached.donnees, otherSigner);
+    for (const cache of [
+      null,
+      'x',
+      [cached],
+      { envelope: cached, failures: -1, retryAt: 0 },
+      { envelope: cached, failures: 0 },
+      { envelope: forged, failures: 0, retryAt: 0 },
+      { envelope: { ...cached, donnees: { ...cached.donnees, revalider: T0 + 400 * DAY } }, failures: 0, retryAt: 0 },
+    ]) {
+      expect(readCacheRecord(cache, KEYS, expectation)).toBeNull();
+    }
+    const record = { envelope: cached, failures: 0, retryAt: 0 };
+    expect(readCacheRecord(record, KEYS, { hote: 'autre.exemple.fr', produit: PRODUIT })).toBeNull();
+    expect(readCacheRecord(record, KEYS, { hote: HOTE, produit: 'autre-produit' })).toBeNull();
+  });
+
+  it('agrees with clientStep on every client-states.json cache', () => {
+    for (const c of vectors.cases) {
+      const expectCached = c.expect.produit === undefined ? { hote: c.expect.hote } : { hote: c.expect.hote, produit: c.expect.produit };
+      const record = readCacheRecord(c.cache, vectors.trustedPublicKeys, expectCached);
+      if (c.outcome === undefined && c.result.action === 'use' && c.result.state === 'fresh') {
+        expect(record?.envelope?.donnees, c.name).toEqual(c.result.donnees);
+      }
+      if (c.result.action === 'call' && c.cache !== null && record !== null) {
+        // A call with an accepted record means a stale verdict, or a back-off already over.
+        expect((record.envelope?.donnees.revalider ?? 0) <= c.now, c.name).toBe(true);
+      }
+    }
+  });
+
+  it('hands the injected verifier to verifyEnvelope', () => {
+    expect(readCacheRecord({ envelope: cached, failures: 0, retryAt: 0 }, KEYS, expectation, { verify: () => false })).toBeNull();
   });
 });

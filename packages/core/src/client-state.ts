@@ -1,7 +1,8 @@
 import { BACKOFF_MAX_SECONDS, failedCallDelay } from './backoff.js';
 import type { Donnees, SignedEnvelope } from './donnees.js';
+import type { SignatureVerifier } from './ed25519.js';
 import { typeName, ValidationError } from './validation-error.js';
-import { checkExpectation, checkTrustedPublicKeys, verifyEnvelope } from './verify-envelope.js';
+import { checkExpectation, checkTrustedPublicKeys, checkVerifier, verifyEnvelope } from './verify-envelope.js';
 
 /**
  * The client's cache state machine (spec "Client verdict states", DESIGN 6), as one pure step:
@@ -50,6 +51,12 @@ export interface ClientStepInput {
   readonly trustedPublicKeys: readonly (Uint8Array | string)[];
   /** `nonce`: the one sent with this call. */
   readonly expect: { readonly hote: string; readonly produit?: string; readonly nonce?: string };
+  /**
+   * The Ed25519 check for the cached envelope and the response (default: core's pure one). A
+   * client plugs in node:crypto, or a memo that answers at once for bytes it already checked,
+   * so a cache read again and again is not verified again and again (see `verifyEnvelope`).
+   */
+  readonly verify?: SignatureVerifier | undefined;
 }
 
 export type ClientStep =
@@ -78,10 +85,11 @@ export type ClientStep =
  */
 export function clientStep(input: ClientStepInput): ClientStep {
   const { now, trustedPublicKeys, expect, outcome } = checkInput(input);
+  const options = input.verify === undefined ? {} : { verify: input.verify };
   // A cached verdict must name this host and product; the nonce of the call that fetched it is
   // not checked: it belongs to an old call (DESIGN 2.4, 6).
   const cachedExpect = expect.produit === undefined ? { hote: expect.hote } : { hote: expect.hote, produit: expect.produit };
-  const record = readRecord(input.cache, trustedPublicKeys, cachedExpect);
+  const record = readCacheRecord(input.cache, trustedPublicKeys, cachedExpect, options);
   const cached = record?.envelope ?? null;
 
   if (outcome === undefined) {
@@ -99,7 +107,7 @@ export function clientStep(input: ClientStepInput): ClientStep {
     return { action: 'call' };
   }
 
-  if (outcome.type === 'response' && isSuccess(outcome.status) && verifyEnvelope(outcome.body, trustedPublicKeys, expect)) {
+  if (outcome.type === 'response' && isSuccess(outcome.status) && verifyEnvelope(outcome.body, trustedPublicKeys, expect, options)) {
     const { donnees, signature } = outcome.body;
     // Only the two signed members are kept, whatever else the body carried.
     return use('refreshed', donnees, { envelope: { donnees, signature }, failures: 0, retryAt: 0 });
@@ -164,17 +172,22 @@ function isSuccess(status: number): boolean {
  * signature or host does not match is ignored"). A record whose envelope fails is ignored whole,
  * back-off included: its counters are no more trustworthy than its verdict. Unknown members are
  * ignored, so a later client may add some.
+ *
+ * Exported so that a client can tell which envelope of its cache `clientStep` accepts (the
+ * TypeScript client keeps the time it received it beside it); `clientStep` calls it itself.
+ * Whatever the cache holds, this never throws; `verifyEnvelope` checks the other arguments.
  */
-function readRecord(
+export function readCacheRecord(
   cache: unknown,
   trustedPublicKeys: readonly (Uint8Array | string)[],
   expect: { readonly hote: string; readonly produit?: string },
+  options: { readonly verify?: SignatureVerifier | undefined } = {},
 ): CacheRecord | null {
   if (typeof cache !== 'object' || cache === null || Array.isArray(cache)) return null;
   const { envelope, failures, retryAt } = cache as Record<string, unknown>;
   if (!isCount(failures) || !isCount(retryAt)) return null;
   if (envelope === null) return { envelope: null, failures, retryAt };
-  if (!verifyEnvelope(envelope, trustedPublicKeys, expect)) return null;
+  if (!verifyEnvelope(envelope, trustedPublicKeys, expect, options)) return null;
   return { envelope: { donnees: envelope.donnees, signature: envelope.signature }, failures, retryAt };
 }
 
@@ -206,6 +219,7 @@ function checkInput(input: ClientStepInput): ClientStepInput {
   // first run rather than on the first day its cache holds something.
   checkTrustedPublicKeys(trustedPublicKeys);
   checkExpectation(expect);
+  checkVerifier({ verify: input.verify }, 'input');
   if (outcome !== undefined) checkOutcome(outcome);
   return input;
 }

@@ -43,6 +43,13 @@ export function signDonnees(donnees: Donnees, signer: Signer): SignedEnvelope {
 }
 
 /**
+ * A detached Ed25519 check over raw bytes (RFC 8032 5.1.7), with `verifySignature`'s contract:
+ * false, never an exception, for a bad signature or point. `verifyEnvelope` and `clientStep`
+ * accept one, so a client can use node:crypto where the runtime has it.
+ */
+export type SignatureVerifier = (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => boolean;
+
+/**
  * Verifies a detached Ed25519 signature. Returns false for any bad signature or point (never
  * throws for those: they are data); throws only when the caller passes the wrong types.
  *

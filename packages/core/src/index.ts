@@ -31,12 +31,12 @@ export { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';
 export { canonicalBytes, canonicalJson, compareCodePoints } from './canonical-json.js';
 export { decodeBase64, encodeBase64, tryDecodeBase64 } from './base64.js';
 export { createNobleSigner, publicKeyOf, signDonnees, toPublicKey, verifySignature } from './ed25519.js';
-export type { Signer } from './ed25519.js';
-export { checkExpectation, checkTrustedPublicKeys, verifyEnvelope } from './verify-envelope.js';
-export type { EnvelopeExpectation } from './verify-envelope.js';
+export type { SignatureVerifier, Signer } from './ed25519.js';
+export { checkExpectation, checkTrustedPublicKeys, checkVerifier, verifyEnvelope } from './verify-envelope.js';
+export type { EnvelopeExpectation, VerifyEnvelopeOptions } from './verify-envelope.js';
 
 // Clients (spec "Client verdict states", DESIGN 6)
-export { clientStep } from './client-state.js';
+export { clientStep, readCacheRecord } from './client-state.js';
 export type { CacheRecord, CallOutcome, ClientState, ClientStep, ClientStepInput } from './client-state.js';
 export {
   BACKOFF_BASE_SECONDS,

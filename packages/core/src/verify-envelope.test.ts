@@ -2,7 +2,8 @@ import { loadSignatureVectors } from '@licence/vectors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeBase64 } from './base64.js';
-import { createNobleSigner, signDonnees } from './ed25519.js';
+import { canonicalJson } from './canonical-json.js';
+import { createNobleSigner, signDonnees, verifySignature } from './ed25519.js';
 import type { Donnees } from './donnees.js';
 import { verifyEnvelope } from './verify-envelope.js';
 import { ValidationError } from './validation-error.js';
@@ -80,5 +81,58 @@ describe('verifyEnvelope argument checks (programming errors throw)', () => {
     const call = () => verifyEnvelope({}, keys as never, expectation as never);
     expect(call).toThrow(ValidationError);
     expect(call).toThrow(message);
+  });
+});
+
+describe('verifyEnvelope with an injected verifier (a client plugs in node:crypto or a memo)', () => {
+  const signer = createNobleSigner(decodeBase64(vectors.keys.primary.seed, 'seed', 32));
+  const donnees: Donnees = {
+    ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '',
+    emis: 1795342440, revalider: 1795428840, sursis: 2592000, hote: 'exemple.fr',
+  };
+  const envelope = signDonnees(donnees, signer);
+  const second = decodeBase64(vectors.keys.rotation.publicKey, 'key', 32);
+
+  it('hands it the signature, the canonical bytes and each trusted key in turn', () => {
+    const calls: [Uint8Array, Uint8Array, Uint8Array][] = [];
+    const verify = (signature: Uint8Array, message: Uint8Array, key: Uint8Array) => {
+      calls.push([signature, message, key]);
+      return verifySignature(signature, message, key);
+    };
+    expect(verifyEnvelope(envelope, [second, signer.publicKey], { hote: 'exemple.fr' }, { verify })).toBe(true);
+    expect(calls).toHaveLength(2);
+    expect(calls.map(([, , key]) => key)).toEqual([second, signer.publicKey]);
+    expect(Buffer.from(calls[0]?.[0] ?? []).toString('base64')).toBe(envelope.signature);
+    expect(new TextDecoder().decode(calls[0]?.[1])).toBe(canonicalJson(donnees));
+  });
+
+  it('takes its answer: false refuses a good envelope, true accepts a forged one', () => {
+    expect(verifyEnvelope(envelope, [signer.publicKey], { hote: 'exemple.fr' }, { verify: () => false })).toBe(false);
+    const forged = { ...envelope, donnees: { ...donnees, ok: false } };
+    expect(verifyEnvelope(forged, [signer.publicKey], { hote: 'exemple.fr' }, { verify: () => true })).toBe(true);
+  });
+
+  it('counts only a boolean true as a good signature', () => {
+    const truthy = (() => 1) as unknown as () => boolean;
+    expect(verifyEnvelope(envelope, [signer.publicKey], { hote: 'exemple.fr' }, { verify: truthy })).toBe(false);
+  });
+
+  it('is not asked about an envelope that fails before the signature (host, shape)', () => {
+    let called = 0;
+    const verify = () => {
+      called += 1;
+      return true;
+    };
+    expect(verifyEnvelope(envelope, [signer.publicKey], { hote: 'autre.fr' }, { verify })).toBe(false);
+    expect(verifyEnvelope({ donnees, signature: 'short' }, [signer.publicKey], { hote: 'exemple.fr' }, { verify })).toBe(false);
+    expect(called).toBe(0);
+  });
+
+  it('refuses options of the wrong type (programming errors throw)', () => {
+    const call = (options: unknown) => () => verifyEnvelope(envelope, [signer.publicKey], { hote: 'exemple.fr' }, options as never);
+    expect(call(null)).toThrow(ValidationError);
+    expect(call(null)).toThrow('options: expected an object, got null');
+    expect(call({ verify: 'node' })).toThrow('options.verify: expected a function, got string');
+    expect(call({})()).toBe(true);
   });
 });

@@ -2,7 +2,19 @@ import { tryDecodeBase64 } from './base64.js';
 import { canonicalBytes } from './canonical-json.js';
 import type { SignedEnvelope } from './donnees.js';
 import { toPublicKey, verifySignature } from './ed25519.js';
+import type { SignatureVerifier } from './ed25519.js';
 import { isRecord, typeName, ValidationError } from './validation-error.js';
+
+/** How `verifyEnvelope` checks a signature; every field is optional. */
+export interface VerifyEnvelopeOptions {
+  /**
+   * The Ed25519 check to use instead of core's pure @noble/ed25519 one: a client plugs in
+   * node:crypto where the runtime has it (about 15 times faster), or a memo of checks already
+   * made. It must be a strict RFC 8032 verifier that returns false, never throws, for a bad
+   * signature; only `true` counts as a good one.
+   */
+  readonly verify?: SignatureVerifier | undefined;
+}
 
 /** What the caller knows independently of the answer, and the answer must repeat. */
 export interface EnvelopeExpectation {
@@ -35,9 +47,11 @@ export function verifyEnvelope(
   envelope: unknown,
   trustedPublicKeys: readonly (Uint8Array | string)[],
   expect: EnvelopeExpectation,
+  options: VerifyEnvelopeOptions = {},
 ): envelope is SignedEnvelope {
   const keys = checkTrustedPublicKeys(trustedPublicKeys);
   checkExpectation(expect);
+  const verify = checkVerifier(options);
 
   if (!isRecord(envelope)) return false;
   const { donnees, signature } = envelope;
@@ -59,7 +73,20 @@ export function verifyEnvelope(
     if (error instanceof ValidationError) return false;
     throw error;
   }
-  return keys.some((key) => verifySignature(signatureBytes, message, key));
+  return keys.some((key) => verify(signatureBytes, message, key) === true);
+}
+
+/** The verifier of `options`, or core's own; throws ValidationError for a wrong argument. */
+export function checkVerifier(options: VerifyEnvelopeOptions, field = 'options'): SignatureVerifier {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new ValidationError(field, `${field}: expected an object, got ${typeName(options)}`);
+  }
+  const { verify } = options;
+  if (verify === undefined) return verifySignature;
+  if (typeof verify !== 'function') {
+    throw new ValidationError(`${field}.verify`, `${field}.verify: expected a function, got ${typeName(verify)}`);
+  }
+  return verify;
 }
 
 /** Checks a list of trusted public keys (bytes or base64) and decodes it; throws ValidationError. */

@@ -1,0 +1,16 @@
+// @licence/client: the TypeScript SDK a product embeds. This file only re-exports.
+
+// The licence of one product on one site (spec "Client library", DESIGN 6)
+export { Licence } from './licence.js';
+export type { LicenceVerdict } from './licence.js';
+export type { LicenceOptions } from './licence-options.js';
+export { MAX_TIMEOUT_MS } from './licence-options.js';
+export type { Lang } from './verdict-message.js';
+export type { CryptoChoice } from './signature-verifier.js';
+export type { FetchLike } from './call-service.js';
+export { DEFAULT_TIMEOUT_MS } from './call-service.js';
+export { CLIENT_VERSION } from './version.js';
+
+// The one error family, from core: every bad option is a ValidationError naming it
+export { isValidationError, ValidationError } from '@licence/core';
+export type { ClientState, Donnees } from '@licence/core';

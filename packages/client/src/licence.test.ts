@@ -1,0 +1,164 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNobleSigner, decodeBase64, isValidationError, signDonnees } from '@licence/core';
+import type { Donnees } from '@licence/core';
+import { loadSignatureVectors } from '@licence/vectors';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeService } from '../test/fake-service.js';
+import type { FakeAnswer, FakeService, ReceivedRequest } from '../test/fake-service.js';
+import { Licence, randomNonce } from './licence.js';
+import type { LicenceOptions } from './licence-options.js';
+
+/**
+ * The Licence class on its own, against a small signing service on loopback (the TEST ONLY seed
+ * of @licence/vectors): the scenarios of the issue run against the real server in test/.
+ */
+
+const keys = loadSignatureVectors().keys;
+const signer = createNobleSigner(decodeBase64(keys.primary.seed, 'seed', 32));
+const NOW = 1_767_225_600;
+const CLE = 'ABCDE-FGHJK-MNPQR-STVWX-YZ012';
+
+/** Answers like the service: a signed ok verdict echoing the request's host, product and nonce. */
+function signedAnswer(request: ReceivedRequest, fields: Partial<Donnees> = {}): FakeAnswer {
+  const body = JSON.parse(request.body) as { url: string; produit: string; nonce: string };
+  const donnees: Donnees = {
+    ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '', emis: NOW, revalider: NOW + 86_400,
+    sursis: 2_592_000, hote: body.url, produit: body.produit, nonce: body.nonce, ...fields,
+  };
+  return { status: 200, body: JSON.stringify(signDonnees(donnees, signer)) };
+}
+
+let service: FakeService;
+let dir: string;
+beforeAll(async () => {
+  service = await startFakeService();
+});
+afterAll(async () => {
+  await service.close();
+});
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'licence-class-'));
+  service.answer((request) => signedAnswer(request));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const options = (overrides: Partial<LicenceOptions> = {}): LicenceOptions => ({
+  cle: CLE,
+  cacheDir: dir,
+  produit: 'mon-theme',
+  publicKeys: [keys.primary.publicKey],
+  url: service.url,
+  host: 'boutique.exemple.fr',
+  clock: { now: () => NOW * 1000 },
+  ...overrides,
+});
+
+describe('Licence', () => {
+  it('has no verdict before valide(): essai() and message() say so', () => {
+    const licence = new Licence(options());
+    expect(licence.verdict).toBeNull();
+    expect(licence.hote).toBe('boutique.exemple.fr');
+    expect(() => licence.essai()).toThrow('essai(): no verdict yet; await licence.valide() first');
+    expect(() => licence.message()).toThrow('message(): no verdict yet; await licence.valide() first');
+  });
+
+  it('sends the normalised key and host, its product and a fresh nonce each call', async () => {
+    const before = service.requests.length;
+    await new Licence(options({ host: 'https://www.Boutique.Exemple.fr:8443/x' })).valide();
+    rmSync(join(dir), { recursive: true, force: true });
+    await new Licence(options()).valide();
+    const bodies = service.requests.slice(before).map((request) => JSON.parse(request.body) as Record<string, string>);
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toMatchObject({ cle: 'ABCDEFGHJKMNPQRSTVWXYZ012', url: 'boutique.exemple.fr', produit: 'mon-theme' });
+    expect(Object.keys(bodies[0] ?? {}).sort()).toEqual(['cle', 'nonce', 'produit', 'url']);
+    expect(bodies[0]?.nonce).not.toBe(bodies[1]?.nonce);
+  });
+
+  it('answers once checked from memory: the file is not read again while the verdict is fresh', async () => {
+    const licence = new Licence(options());
+    expect(await licence.valide()).toBe(true);
+    // Garbage in place of the file: a fresh verdict already accepted in this process stands.
+    writeFileSync(join(dir, readdirSync(dir)[0] ?? ''), 'garbage');
+    const before = service.requests.length;
+    expect(await licence.valide()).toBe(true);
+    expect(licence.verdict?.state).toBe('fresh');
+    expect(service.requests.length).toBe(before);
+    // A new instance (a new process) reads the file, finds garbage, and calls.
+    await new Licence(options()).valide();
+    expect(service.requests.length).toBe(before + 1);
+  });
+
+  it('returns the same verdict object while nothing changes', async () => {
+    const licence = new Licence(options());
+    await licence.valide();
+    await licence.valide();
+    const fresh = licence.verdict;
+    await licence.valide();
+    expect(licence.verdict).toBe(fresh);
+  });
+
+  it('checks message() languages', async () => {
+    const licence = new Licence(options());
+    await licence.valide();
+    expect(licence.message()).toBe('Licence valide pour exemple.fr.');
+    expect(() => licence.message('de' as 'fr')).toThrow('message: expected "fr" or "en", got "de"');
+  });
+
+  it('refuses a clock that does not give milliseconds, as the programming error it is', async () => {
+    const licence = new Licence(options({ clock: { now: () => Number.NaN } }));
+    const error: unknown = await licence.valide().then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(isValidationError(error)).toBe(true);
+    expect(error).toMatchObject({ field: 'clock', message: 'clock: now() must return milliseconds since the epoch, got NaN' });
+  });
+
+  it('goes on when onError itself throws', async () => {
+    const blocker = join(dir, 'file');
+    writeFileSync(blocker, '');
+    const licence = new Licence(
+      options({
+        cacheDir: join(blocker, 'cache'),
+        onError: () => {
+          throw new Error('logger down');
+        },
+      }),
+    );
+    expect(await licence.valide()).toBe(true);
+    expect(licence.verdict?.state).toBe('refreshed');
+  });
+
+  it('reports a cache fault through onError by default to console.warn, with no key in it', async () => {
+    const blocker = join(dir, 'file');
+    writeFileSync(blocker, '');
+    const warnings: string[] = [];
+    const original = console.warn;
+    console.warn = (message: string) => warnings.push(message);
+    try {
+      await new Licence(options({ cacheDir: join(blocker, 'cache') })).valide();
+    } finally {
+      console.warn = original;
+    }
+    expect(warnings.length).toBeGreaterThanOrEqual(1);
+    expect(warnings[0]).toMatch(/^@licence\/client: ENOTDIR/);
+    expect(warnings.join('\n')).not.toContain('ABCDEFGHJKMNPQRSTVWXYZ012');
+  });
+
+  it('uses node:crypto here unless told noble', async () => {
+    expect(await new Licence(options()).cryptoName()).toBe('node:crypto');
+    expect(await new Licence(options({ crypto: 'noble' })).cryptoName()).toBe('noble');
+  });
+});
+
+describe('randomNonce', () => {
+  it('is 22 base64url characters of 128 random bits, new each time (DESIGN 2.4)', () => {
+    const nonces = new Set(Array.from({ length: 200 }, () => randomNonce()));
+    expect(nonces.size).toBe(200);
+    for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+});
