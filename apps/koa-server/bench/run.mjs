@@ -81,7 +81,7 @@ for (let i = 0; i < KEYS; i++) {
   const domains = domain === null ? [] : [domain];
   inserts.push(store.insertKey(key, domains));
   if (pgBackend !== null) inserts.push(pgBackend.store.insertKey(key, domains));
-  if (inserts.length >= 2000) {
+  if (inserts.length >= 400) {
     await Promise.all(inserts);
     inserts = [];
   }

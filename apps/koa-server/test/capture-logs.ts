@@ -18,13 +18,5 @@ export function captureLogs(level: LogLevel = 'debug') {
   return { logger, lines, destination };
 }
 
-/** Every way a licence key could be written: as issued, normalised, lower case. */
-export function keySpellings(formatted: string): string[] {
-  const normalised = formatted.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
-  return [formatted, normalised, normalised.toLowerCase()];
-}
-
-/** The lines that hold any of `secrets` (expected: none). */
-export function linesHolding(lines: readonly string[], secrets: readonly string[]): string[] {
-  return lines.filter((line) => secrets.some((secret) => line.includes(secret)));
-}
+// Looking for a secret in those lines (DESIGN 4): shared with the Lambda suite.
+export { keySpellings, linesHolding } from '@licence/http-vector-runner';

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchange, send } from './http-client.js';
-import type { HttpAnswer } from './http-client.js';
+import { checkEnvelope, exchange, isRecord, send } from '@licence/http-vector-runner';
+import type { HttpAnswer } from '@licence/http-vector-runner';
 import { PRODUCT_UA, startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
-import { checkEnvelope, isRecord } from './vector-runner.js';
 
 /**
  * Hostile requests against the real server, each with its exact answer: a 4xx problem of the

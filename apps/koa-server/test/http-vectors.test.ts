@@ -1,8 +1,7 @@
 import { loadHttpVectors, loadSignatureVectors } from '@licence/vectors';
 import type { HttpCase } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
-import { expectHttpCase } from './http-vector-case.js';
-import { runHttpCase } from './vector-runner.js';
+import { expectHttpCase, runHttpCase } from '@licence/http-vector-runner';
 import { startTestServer } from './test-server.js';
 
 /**

@@ -4,11 +4,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkEnvelope, isRecord, send } from '@licence/http-vector-runner';
+import type { HttpAnswer, SendOptions } from '@licence/http-vector-runner';
 import { keySpellings, linesHolding } from './capture-logs.js';
-import { send } from './http-client.js';
-import type { HttpAnswer, SendOptions } from './http-client.js';
 import { openSqliteFile } from './sqlite-file.js';
-import { checkEnvelope, isRecord } from './vector-runner.js';
 import { PRODUCT_UA, startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
 

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { encodeBase64, verifyEnvelope } from '@licence/core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { send } from '@licence/http-vector-runner';
 import { throwawayPostgres } from './throwaway-postgres.js';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, runCli, spawnServe } from './cli-process.js';
-import { send } from './http-client.js';
 import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './serve-processes.js';
 import type { TimedAnswer } from './serve-processes.js';
 

@@ -1,11 +1,10 @@
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { adminCall, isRecord, send } from '@licence/http-vector-runner';
 import { runCli } from './cli-process.js';
-import { adminCall, send } from './http-client.js';
 import { openSqliteFile } from './sqlite-file.js';
 import { PRODUCT_UA, startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
-import { isRecord } from './vector-runner.js';
 
 /**
  * DESIGN 4: client IPs older than twelve months are erased by the purge; everything else stays

@@ -2,11 +2,10 @@ import { Agent } from 'node:http';
 import { parseHost, verifyEnvelope } from '@licence/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRecord, send } from '@licence/http-vector-runner';
 import { keySpellings, linesHolding } from './capture-logs.js';
-import { send } from './http-client.js';
 import { PRODUCT_UA, startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
-import { isRecord } from './vector-runner.js';
 
 /**
  * 10,000 random bodies POSTed over loopback to ONE real server: never a 5xx, and every 200 is an

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { send } from './http-client.js';
-import type { HttpAnswer } from './http-client.js';
+import { send } from '@licence/http-vector-runner';
+import type { HttpAnswer } from '@licence/http-vector-runner';
 import type { ServeProcess } from './cli-process.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { normalizeKey } from '@licence/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall } from './http-client.js';
+import { adminCall } from '@licence/http-vector-runner';
 import { openSqliteFile } from './sqlite-file.js';
 import { startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';

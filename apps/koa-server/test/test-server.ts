@@ -9,6 +9,8 @@ import { createMemoryRateLimiter, createNodeSigner, createService } from '@licen
 import type { Logger, RateLimiter, Service, Store, TrustProxy } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
+import { createTestClock } from '@licence/http-vector-runner';
+import type { TestClock } from '@licence/http-vector-runner';
 import { loadSignatureVectors } from '@licence/vectors';
 import { answerClientError } from '../src/client-error.js';
 import { createApp } from '../src/create-app.js';
@@ -29,30 +31,10 @@ const signatureKeys = loadSignatureVectors().keys;
 export const TEST_SEED = decodeBase64(signatureKeys.primary.seed, 'seed', 32);
 export const TEST_PUBLIC_KEY = signatureKeys.primary.publicKey;
 
-/** A product User-Agent that the DESIGN 5 filter lets through. */
-export const PRODUCT_UA = 'VectorTest/1.0 (+https://exemple.fr)';
-
-/** The service clock, moved by the test. The port speaks milliseconds (ports.ts). */
-export interface TestClock {
-  now(): number;
-  /** Moves the clock by whole seconds. */
-  advance(seconds: number): void;
-  /** Sets the clock to `ms` milliseconds since the epoch. */
-  set(ms: number): void;
-}
-
-export function createTestClock(startMs: number): TestClock {
-  let current = startMs;
-  return {
-    now: () => current,
-    advance: (seconds) => {
-      current += seconds * 1000;
-    },
-    set: (ms) => {
-      current = ms;
-    },
-  };
-}
+// A product User-Agent that the DESIGN 5 filter lets through, and the service clock the test moves
+// (the port speaks milliseconds): shared with the Lambda suite through @licence/http-vector-runner.
+export { createTestClock, PRODUCT_UA } from '@licence/http-vector-runner';
+export type { TestClock } from '@licence/http-vector-runner';
 
 export interface TestServerOptions {
   /** Milliseconds since the epoch; default: the real time at start. */

@@ -3,18 +3,19 @@ import { parseHost, verifyEnvelope } from '@licence/core';
 import type { HttpCase, HttpVectorExpect, HttpVectorRequest } from '@licence/vectors';
 import { send } from './http-client.js';
 import type { HttpAnswer } from './http-client.js';
-import type { TestServer } from './test-server.js';
-import { PRODUCT_UA } from './test-server.js';
+import { PRODUCT_UA } from './product-user-agent.js';
+import type { VectorTarget } from './vector-target.js';
 
 /**
- * Runs one case of packages/vectors/cases/http.json against a running server, as the file's
+ * Runs one case of packages/vectors/cases/http.json against a running server (any `VectorTarget`:
+ * Koa, the Lambda handler behind its local runner), as the file's
  * `notes` define it: defaults, placeholders, `save`, `repeat`, `advance`, and the expectations.
  * It returns every mismatch as one readable line (empty: the case passed), so a failing vector
  * names its step and what differed instead of stopping at the first assertion.
  */
 
 /** What a vector sent, kept to check its answer. */
-interface SentRequest {
+export interface SentRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: Readonly<Record<string, string | undefined>>;
@@ -159,7 +160,7 @@ export interface CaseResult {
 }
 
 /** Runs every step of `vector` on `server`. */
-export async function runHttpCase(vector: HttpCase, server: TestServer): Promise<CaseResult> {
+export async function runHttpCase(vector: HttpCase, server: VectorTarget): Promise<CaseResult> {
   const saved = new Map<string, string>();
   const failures: string[] = [];
   for (const [index, step] of vector.steps.entries()) {

@@ -1,0 +1,37 @@
+import { CORS_HEADERS, problemBody, PUBLIC_PATHS } from '@licence/service';
+import type { ServiceResponse } from '@licence/service';
+
+/**
+ * The answer when the service itself cannot run (its configuration is missing or bad, its
+ * database did not open) or a fault escaped it: an RFC 9457 problem of the service's own types,
+ * `internal-error` (500) or `service-unavailable` (503). NEVER a signed refusal (DESIGN 2: only a
+ * real verdict may stop a product; a client keeps its cached verdict on a 5xx, DESIGN 6). The
+ * detail says nothing of the cause: that is in the log line, for the operator. The public
+ * endpoint's answers carry CORS, errors included (DESIGN 2), so these do too.
+ */
+export function faultResponse(status: 500 | 503, path: string): ServiceResponse {
+  const body =
+    status === 503
+      ? problemBody('service-unavailable', 'the service cannot reach its database; retry later', 503)
+      : problemBody('internal-error', 'an internal error occurred', 500);
+  return {
+    status,
+    headers: {
+      'Content-Type': 'application/problem+json',
+      'Cache-Control': 'no-store',
+      ...(PUBLIC_PATHS.includes(path) ? CORS_HEADERS : {}),
+    },
+    body: JSON.stringify(body),
+  };
+}
+
+/** A direct invocation with something that is no HTTP event of an integration we know. */
+export function notAnHttpEventResponse(): ServiceResponse {
+  return {
+    status: 400,
+    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' },
+    body: JSON.stringify(
+      problemBody('invalid-request', 'not an event of API Gateway (REST or HTTP API), a Lambda Function URL or an Application Load Balancer', 400),
+    ),
+  };
+}

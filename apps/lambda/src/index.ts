@@ -1,0 +1,25 @@
+// @licence/lambda: the AWS Lambda adapter (API Gateway REST and HTTP API, Function URLs, ALB).
+// This file only re-exports; the deployed entry point is handler.ts (bundled to dist/lambda/index.mjs).
+
+// The handler and its three steps (DESIGN 1)
+export { createLambdaHandler } from './create-lambda-handler.js';
+export type { CreateLambdaHandlerOptions, LambdaHandler, PurgeResult } from './create-lambda-handler.js';
+export { classifyEvent, isScheduledEvent } from './lambda-event.js';
+export type { ClassifiedEvent, EventKind, LambdaHttpEvent } from './lambda-event.js';
+export { clientAddress, requestBody, requestHeaders, requestMethod, requestPath, toServiceRequest } from './to-service-request.js';
+export { hasMultiValueHeaders, statusDescription, toLambdaResult } from './to-lambda-result.js';
+export type { LambdaHttpResult } from './to-lambda-result.js';
+export { faultResponse } from './fault-response.js';
+
+// Configuration (DESIGN 7) and the runtime a container keeps
+export { decodeSeed, loadLambdaConfig, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from './lambda-config.js';
+export type { Environment, LambdaConfig, LambdaConfigResult, LogLevel, SigningKeySource } from './lambda-config.js';
+export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from './parse-trust-proxy.js';
+export { LAMBDA_POOL_MAX, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
+export type { LambdaRuntime, OpenLambdaRuntimeOptions } from './open-lambda-runtime.js';
+export { createJsonLogger, REDACTED_FIELDS } from './json-logger.js';
+export { routeLabel } from './route-label.js';
+
+// The local runner: the handler over HTTP on loopback, as an HTTP API would call it
+export { LOCAL_RUNNER_MAX_BODY_BYTES, startLocalRunner, toHttpApiEvent } from './local-runner.js';
+export type { LocalRunner, LocalRunnerOptions } from './local-runner.js';

@@ -1,0 +1,93 @@
+import { loadConfig } from '@licence/koa-server';
+import { loadSignatureVectors } from '@licence/vectors';
+import { describe, expect, it } from 'vitest';
+import { loadLambdaConfig, parseLogLevel } from './lambda-config.js';
+import type { Environment } from './lambda-config.js';
+
+const SEED = loadSignatureVectors().keys.primary.seed;
+const BASE: Environment = { DATABASE_URL: 'postgres://licence:pw@db.internal:5432/licence', LICENCE_SIGNING_KEY: SEED };
+
+function errorsOf(env: Environment): readonly string[] {
+  const result = loadLambdaConfig(env, '/var/task');
+  return result.ok ? [] : result.errors;
+}
+
+describe('loadLambdaConfig (DESIGN 7 names)', () => {
+  it('reads a complete environment', () => {
+    const result = loadLambdaConfig({ ...BASE, LICENCE_ADMIN_TOKEN: ' a-long-enough-token ', TRUST_PROXY: '10.0.0.0/8, loopback', LOG_LEVEL: 'WARN' }, '/var/task');
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.databaseUrl).toBe(BASE.DATABASE_URL);
+    expect(result.config.signingKey.kind).toBe('inline');
+    expect(result.config.adminToken).toBe('a-long-enough-token');
+    expect(result.config.trustProxy).toEqual({ cidrs: ['10.0.0.0/8', 'loopback'] });
+    expect(result.config.logLevel).toBe('warn');
+  });
+
+  it('defaults: admin API off, no proxy trusted, info; an empty variable is unset', () => {
+    const result = loadLambdaConfig({ ...BASE, LICENCE_ADMIN_TOKEN: '', TRUST_PROXY: ' ', LOG_LEVEL: '' }, '/var/task');
+    expect(result).toMatchObject({ ok: true, config: { adminToken: undefined, trustProxy: undefined, logLevel: 'info' } });
+  });
+
+  it('DATABASE_URL and a signing key are required here (no lasting disk), each named in its own line', () => {
+    expect(errorsOf({})).toEqual([
+      'DATABASE_URL: required on AWS Lambda (no lasting disk for the SQLite file); set a postgres:// URL',
+      'LICENCE_SIGNING_KEY: required on AWS Lambda (no data folder to keep a generated one); set LICENCE_SIGNING_KEY (a base64 32-byte seed: `licence keygen` makes one) or LICENCE_SIGNING_KEY_FILE',
+    ]);
+  });
+
+  it('a relative LICENCE_SIGNING_KEY_FILE is resolved against the task folder', () => {
+    const { LICENCE_SIGNING_KEY: _dropped, ...env } = BASE;
+    expect(loadLambdaConfig({ ...env, LICENCE_SIGNING_KEY_FILE: 'keys/signing-key' }, '/var/task')).toMatchObject({
+      ok: true,
+      config: { signingKey: { kind: 'file', path: '/var/task/keys/signing-key' } },
+    });
+    expect(errorsOf({ ...env, LICENCE_SIGNING_KEY_FILE: 'a\0b' })).toEqual(['LICENCE_SIGNING_KEY_FILE: holds a NUL character']);
+  });
+
+  it('never shows the value of a secret in an error line', () => {
+    const secrets = { DATABASE_URL: 'mysql://u:topsecret-db@h/d', LICENCE_SIGNING_KEY: 'dG9wc2VjcmV0LWtleQ==', LICENCE_ADMIN_TOKEN: 'topsecret-t' };
+    const errors = errorsOf(secrets);
+    expect(errors.map((line) => line.split(':')[0])).toEqual(['DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_ADMIN_TOKEN']);
+    for (const value of Object.values(secrets)) expect(errors.join('\n')).not.toContain(value);
+  });
+});
+
+describe('parseLogLevel', () => {
+  it('takes the Koa server levels in any case, and names LOG_LEVEL otherwise', () => {
+    expect(parseLogLevel(undefined)).toBe('info');
+    expect(parseLogLevel('Debug')).toBe('debug');
+    expect(parseLogLevel('silent')).toBe('silent');
+    expect(parseLogLevel('loud')).toEqual({ error: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"' });
+  });
+});
+
+describe('the same reading as the Koa server (one configuration, two adapters)', () => {
+  /** Environments on which both must agree: every variable the two share, good and bad values. */
+  const environments: Environment[] = [
+    BASE,
+    { ...BASE, DATABASE_URL: 'postgresql:///licence' },
+    { ...BASE, DATABASE_URL: 'http://x' },
+    { ...BASE, DATABASE_URL: 'not a url' },
+    { ...BASE, LICENCE_SIGNING_KEY: 'AAAA' },
+    { ...BASE, LICENCE_SIGNING_KEY: `${SEED}x` },
+    { ...BASE, LICENCE_SIGNING_KEY_FILE: '/run/secrets/key' },
+    { ...BASE, LICENCE_ADMIN_TOKEN: 'x'.repeat(15) },
+    { ...BASE, LICENCE_ADMIN_TOKEN: 'x'.repeat(16) },
+    ...['1', '32', '33', 'true', 'false', '0', '10.0.0.0/8', '10.0.0.0/33', 'loopback,uniquelocal', '::1, 2001:db8::/32', 'a,,b', 'nonsense'].map((value) => ({ ...BASE, TRUST_PROXY: value })),
+    ...['trace', 'INFO', 'verbose'].map((value) => ({ ...BASE, LOG_LEVEL: value })),
+  ];
+
+  it.each(environments.map((env) => [JSON.stringify(env).replace(SEED, '<seed>'), env] as const))('%s', (_label, env) => {
+    const koa = loadConfig(env, '/var/task');
+    const lambda = loadLambdaConfig(env, '/var/task');
+    expect(lambda.ok ? [] : lambda.errors).toEqual(koa.ok ? [] : koa.errors);
+    if (koa.ok && lambda.ok) {
+      expect(lambda.config.trustProxy).toEqual(koa.config.trustProxy);
+      expect(lambda.config.adminToken).toBe(koa.config.adminToken);
+      expect(lambda.config.logLevel).toBe(koa.config.logLevel);
+      expect(lambda.config.signingKey).toEqual(koa.config.signingKey);
+      expect(koa.config.database).toEqual({ kind: 'postgres', url: lambda.config.databaseUrl });
+    }
+  });
+});

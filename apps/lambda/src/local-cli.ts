@@ -1,0 +1,38 @@
+import { createLambdaHandler } from './create-lambda-handler.js';
+import { createJsonLogger } from './json-logger.js';
+import { parseLogLevel } from './lambda-config.js';
+import { startLocalRunner } from './local-runner.js';
+
+/**
+ * `pnpm --filter @licence/lambda local`: the function on this machine, configured exactly as on
+ * AWS (DATABASE_URL, LICENCE_SIGNING_KEY or LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN,
+ * TRUST_PROXY, LOG_LEVEL), served over HTTP on HOST:PORT (DESIGN 7's names and defaults:
+ * 127.0.0.1:8080), each request as an HTTP API event. For trying the function before deploying
+ * it; not a production server (that is `licence serve`).
+ */
+async function main(): Promise<void> {
+  const level = parseLogLevel(process.env.LOG_LEVEL);
+  const logger = createJsonLogger({ level: typeof level === 'string' ? level : 'info' });
+  const handler = createLambdaHandler({ env: process.env, logger });
+  const port = Number(process.env.PORT ?? '8080');
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`PORT: expected an integer 0..65535, got "${process.env.PORT ?? ''}"\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const runner = await startLocalRunner({ handler, host: process.env.HOST ?? '127.0.0.1', port, logger });
+  process.stderr.write(`licence Lambda handler (local runner, HTTP API v2 events) at ${runner.url}\n`);
+  const stop = (): void => {
+    void runner
+      .close()
+      .then(() => handler.close())
+      .catch((error: unknown) => process.stderr.write(`closing: ${error instanceof Error ? error.message : String(error)}\n`));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`local runner: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { verifyEnvelope } from '@licence/core';
+import { readExternalJson } from '@licence/vectors';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUNDLE_DIR, BUNDLE_FILE, bundleLambda } from '../scripts/bundle.mjs';
+import { httpApiEvent, PRODUCT_UA, readResult } from './events.js';
+import { TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
+import { throwawayPostgres } from './throwaway-postgres.js';
+
+/**
+ * Issue 5: the single-file bundle (dist/lambda/index.mjs, built by the suite's globalSetup with
+ * scripts/bundle.mjs, as `pnpm build` builds it) is what AWS runs. Here it is copied alone into an
+ * empty folder outside the repository (so nothing can be found in a node_modules) and loaded by
+ * plain `node`, which hands it events as the Lambda runtime would, on a real PostgreSQL.
+ */
+
+const run = promisify(execFile);
+const postgres = await throwawayPostgres('lambda bundle');
+
+/** Loads the bundle, invokes it with each event of EVENTS in turn, prints the results, closes its pool. */
+const CHILD = `
+const { handler } = await import(process.env.BUNDLE);
+const results = [];
+for (const event of JSON.parse(process.env.EVENTS)) results.push(await handler(event, { awsRequestId: 'bundle-test' }));
+await handler.close();
+process.stdout.write('RESULTS ' + JSON.stringify(results) + '\\n');
+`;
+
+describe('the Lambda bundle', () => {
+  let built: Awaited<ReturnType<typeof bundleLambda>>;
+  let dir = '';
+
+  beforeAll(async () => {
+    // The same build into a scratch file, for its metafile (what went in, what stays outside).
+    dir = mkdtempSync(join(tmpdir(), 'licence-lambda-bundle-'));
+    built = await bundleLambda({ outfile: join(dir, 'metafile-build.mjs') });
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is one file under 1 MB holding pg, and neither better-sqlite3, nor Koa, nor pino', () => {
+    expect(readdirSync(BUNDLE_DIR)).toEqual(['index.mjs']);
+    expect(built.bytes).toBeLessThan(1024 * 1024);
+    const has = (name: string) => built.inputs.some((input) => input.includes(`node_modules/${name}/`));
+    expect(has('pg')).toBe(true);
+    for (const name of ['better-sqlite3', 'koa', 'pino', '@licence/store-sqlite', 'aws-lambda']) expect(has(name)).toBe(false);
+    expect(built.inputs.some((input) => input.includes('store-sqlite') || input.includes('koa-server'))).toBe(false);
+  });
+
+  it("imports nothing at run time but Node's built-ins (and pg's optional pg-native, never loaded)", () => {
+    const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+    expect(built.externals.filter((name) => !builtins.has(name))).toEqual(['pg-native']);
+  });
+
+  describe.skipIf(!postgres.available)('loaded by plain node', () => {
+    it('answers an HTTP API, a REST and an ALB event with signed verdicts, and a bad config with 500', async () => {
+      const alone = join(dir, 'task');
+      mkdirSync(alone);
+      copyFileSync(BUNDLE_FILE, join(alone, 'index.mjs'));
+      const body = JSON.stringify({ cle: 'ABCDE-FGHJK-MNPQR-STVWX-YZ012', url: 'https://www.exemple.fr', nonce: 'bundle-nonce-0123456789' });
+      const headers = { 'content-type': 'application/json', 'user-agent': PRODUCT_UA };
+      const rest = { ...readExternalJson<Record<string, unknown>>('aws-lambda-events/apigw-request.json'), path: '/api/licence', body };
+      const alb = {
+        ...readExternalJson<Record<string, unknown>>('aws-lambda-events/alb-lambda-target-request-multivalue-headers.json'),
+        httpMethod: 'POST',
+        path: '/api/licence',
+        multiValueHeaders: { 'content-type': ['application/json'], 'user-agent': [PRODUCT_UA], 'x-forwarded-for': ['72.21.198.67'] },
+        body,
+      };
+      const events = [httpApiEvent({ method: 'POST', path: '/api/licence', headers, body }), rest, alb];
+      const invoke = async (env: Record<string, string>) => {
+        const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
+          cwd: alone,
+          env: { PATH: process.env.PATH ?? '', BUNDLE: join(alone, 'index.mjs'), EVENTS: JSON.stringify(events), ...env },
+          timeout: 30_000,
+        });
+        const line = stdout.split('\n').find((candidate) => candidate.startsWith('RESULTS '));
+        if (line === undefined) throw new Error(`no results from the bundle: ${stdout}`);
+        return { results: JSON.parse(line.slice('RESULTS '.length)) as unknown[], stdout };
+      };
+
+      const databaseUrl = await postgres.cluster().createDatabase();
+      const { results, stdout } = await invoke({ DATABASE_URL: databaseUrl, LICENCE_SIGNING_KEY: TEST_SEED_BASE64 });
+      expect(results).toHaveLength(3);
+      for (const raw of results) {
+        const result = readResult(raw);
+        expect(result.statusCode).toBe(200);
+        expect(verifyEnvelope(result.json, [TEST_PUBLIC_KEY], { hote: 'exemple.fr', nonce: 'bundle-nonce-0123456789' })).toBe(true);
+        expect(result.json).toMatchObject({ donnees: { ok: false, motif: 'inconnue' } });
+      }
+      expect(readResult(results[0]).raw).toHaveProperty('headers');
+      expect(readResult(results[1]).raw).toHaveProperty('multiValueHeaders');
+      expect(readResult(results[2]).raw).toMatchObject({ statusDescription: '200 OK', multiValueHeaders: { 'Content-Type': ['application/json'] } });
+      // Its own JSON log lines on stdout: the runtime opened once, three request lines.
+      const logs = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(logs.filter((entry) => entry.msg === 'licence service ready')).toHaveLength(1);
+      expect(logs.filter((entry) => entry.msg === 'request').map((entry) => entry.status)).toEqual([200, 200, 200]);
+
+      const broken = await invoke({ DATABASE_URL: databaseUrl });
+      for (const raw of broken.results) {
+        expect(readResult(raw).statusCode).toBe(500);
+        expect(readResult(raw).headers['content-type']).toBe('application/problem+json');
+      }
+      expect(broken.stdout).toContain('LICENCE_SIGNING_KEY: required on AWS Lambda');
+    });
+  });
+});

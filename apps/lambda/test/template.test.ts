@@ -1,0 +1,109 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isRecord } from '@licence/http-vector-runner';
+import { HEALTH_PATH, PUBLIC_PATHS } from '@licence/service';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import type { Tags } from 'yaml';
+import { loadLambdaConfig } from '../src/lambda-config.js';
+
+/**
+ * template.yaml cannot be deployed here (no AWS account): it is checked as what it is, a YAML
+ * document (with CloudFormation's short tags), against the bundle, the service's routes and the
+ * environment names of DESIGN 7.
+ */
+
+const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+const TEMPLATE = join(APP_DIR, 'template.yaml');
+
+/** DESIGN 7: the fixed environment names (scripts and docs rely on them). */
+const DESIGN_7_NAMES = ['HOST', 'PORT', 'LICENCE_DATA_DIR', 'DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_SIGNING_KEY_FILE', 'LICENCE_ADMIN_TOKEN', 'TRUST_PROXY', 'LOG_LEVEL'];
+
+/** CloudFormation's short forms: scalars as their long form, the others as their sequence. */
+const CLOUDFORMATION_TAGS: Tags = [
+  { tag: '!Ref', resolve: (value: string) => ({ Ref: value }) },
+  { tag: '!Sub', resolve: (value: string) => ({ 'Fn::Sub': value }) },
+  { tag: '!GetAtt', resolve: (value: string) => ({ 'Fn::GetAtt': value }) },
+  ...['!If', '!Not', '!Equals', '!Join'].map((tag) => ({ tag, collection: 'seq' as const })),
+];
+
+function record(value: unknown, what: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new Error(`${what}: expected a mapping, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+let template: Record<string, unknown> = {};
+let resources: Record<string, unknown> = {};
+let parameters: Record<string, unknown> = {};
+let fn: Record<string, unknown> = {};
+
+beforeAll(async () => {
+  const document = parseDocument(readFileSync(TEMPLATE, 'utf8'), { customTags: CLOUDFORMATION_TAGS });
+  expect(document.errors).toEqual([]);
+  expect(document.warnings).toEqual([]);
+  template = record(document.toJS(), 'template');
+  resources = record(template.Resources, 'Resources');
+  parameters = record(template.Parameters, 'Parameters');
+  fn = record(record(resources.LicenceFunction, 'LicenceFunction').Properties, 'LicenceFunction.Properties');
+});
+
+describe('template.yaml (AWS SAM)', () => {
+  it('is a SAM template with an HTTP API and the function', () => {
+    expect(template.Transform).toBe('AWS::Serverless-2016-10-31');
+    expect(record(resources.LicenceApi, 'LicenceApi').Type).toBe('AWS::Serverless::HttpApi');
+    expect(record(resources.LicenceFunction, 'LicenceFunction').Type).toBe('AWS::Serverless::Function');
+  });
+
+  it("its handler is the built bundle's `handler` export, on a Node runtime the bundle targets", async () => {
+    expect(fn.CodeUri).toBe('dist/lambda/');
+    expect(fn.Handler).toBe('index.handler');
+    const bundle = join(APP_DIR, String(fn.CodeUri), 'index.mjs');
+    expect(existsSync(bundle)).toBe(true);
+    const loaded: unknown = await import(pathToFileURL(bundle).href);
+    expect(isRecord(loaded) && typeof loaded.handler === 'function').toBe(true);
+    expect(fn.Runtime).toEqual({ Ref: 'NodeRuntime' });
+    expect(record(parameters.NodeRuntime, 'NodeRuntime').AllowedValues).toEqual(['nodejs20.x', 'nodejs22.x']);
+    expect(fn.Timeout).toBeGreaterThan(4);
+  });
+
+  it('every environment variable is a DESIGN 7 name the function reads, from a parameter; secrets are NoEcho', () => {
+    const variables = record(record(fn.Environment, 'Environment').Variables, 'Variables');
+    const names = Object.keys(variables);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(DESIGN_7_NAMES).toContain(name);
+    // Each is read: a bad value of it makes the configuration name it.
+    for (const name of names) {
+      const loaded = loadLambdaConfig({ [name]: 'x' }, '/');
+      expect(loaded.ok ? [] : loaded.errors.map((line) => line.split(':')[0])).toContain(name);
+    }
+    for (const [name, value] of Object.entries(variables)) {
+      const parameter = record(parameters[String(record(value, name).Ref)], `parameter of ${name}`);
+      if (['DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_ADMIN_TOKEN'].includes(name)) expect(parameter.NoEcho).toBe(true);
+    }
+  });
+
+  it("routes every path the service serves, on the HTTP API, and the daily purge", () => {
+    const events = Object.values(record(fn.Events, 'Events')).map((event) => record(event, 'event'));
+    const routes = events
+      .filter((event) => event.Type === 'HttpApi')
+      .map((event) => record(event.Properties, 'Properties'))
+      .map((properties) => {
+        expect(properties.ApiId).toEqual({ Ref: 'LicenceApi' });
+        return `${String(properties.Method)} ${String(properties.Path)}`;
+      });
+    const expected = [...PUBLIC_PATHS.flatMap((path) => [`POST ${path}`, `OPTIONS ${path}`]), `GET ${HEALTH_PATH}`, 'ANY /admin/{proxy+}'];
+    expect(routes.sort()).toEqual(expected.sort());
+    const schedules = events.filter((event) => event.Type === 'Schedule').map((event) => record(event.Properties, 'Properties').Schedule);
+    expect(schedules).toEqual(['rate(1 day)']);
+  });
+
+  it('throttles the public route at the HTTP API', () => {
+    const api = record(record(resources.LicenceApi, 'LicenceApi').Properties, 'LicenceApi.Properties');
+    const routeSettings = record(api.RouteSettings, 'RouteSettings');
+    for (const path of PUBLIC_PATHS) {
+      expect(record(routeSettings[`POST ${path}`], path)).toEqual({ ThrottlingRateLimit: { Ref: 'RouteRateLimit' }, ThrottlingBurstLimit: { Ref: 'RouteBurstLimit' } });
+    }
+    expect(record(api.DefaultRouteSettings, 'DefaultRouteSettings')).toHaveProperty('ThrottlingRateLimit');
+  });
+});
