@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { decodeBase64, isValidationError } from '@licence/core';
 import type { TrustProxy } from '@licence/service';
-import { parseTrustProxy } from './trust-proxy.js';
+import { parseTrustProxy } from '@licence/service';
 
 /**
  * The server's configuration, read from the environment names of DESIGN 7 (fixed: scripts and

@@ -14,7 +14,7 @@ export type { BodySource } from './read-body.js';
 // Configuration (DESIGN 7)
 export { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, loadConfig, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH } from './config.js';
 export type { ConfigResult, DatabaseConfig, Environment, LogLevel, ServerConfig, SigningKeySource } from './config.js';
-export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from './trust-proxy.js';
+export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
 
 // Running the server: embedded default, logs, purge, shutdown
 export { ensureDataDir, prepareData } from './embedded-default.js';

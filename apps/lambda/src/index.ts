@@ -14,7 +14,7 @@ export { faultResponse } from './fault-response.js';
 // Configuration (DESIGN 7) and the runtime a container keeps
 export { decodeSeed, loadLambdaConfig, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from './lambda-config.js';
 export type { Environment, LambdaConfig, LambdaConfigResult, LogLevel, SigningKeySource } from './lambda-config.js';
-export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from './parse-trust-proxy.js';
+export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
 export { LAMBDA_POOL_MAX, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
 export type { LambdaRuntime, OpenLambdaRuntimeOptions } from './open-lambda-runtime.js';
 export { createJsonLogger, REDACTED_FIELDS } from './json-logger.js';

@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { decodeBase64, isValidationError } from '@licence/core';
+import { parseTrustProxy } from '@licence/service';
 import type { TrustProxy } from '@licence/service';
-import { parseTrustProxy } from './parse-trust-proxy.js';
 
 /**
  * The function's configuration, from the environment names of DESIGN 7 (the Koa server's names;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrustProxy } from './trust-proxy.js';
+import { parseTrustProxy } from './parse-trust-proxy.js';
 
 describe('parseTrustProxy (DESIGN 5)', () => {
   it.each([undefined, '', '  ', 'false', '0'])('%j trusts no proxy', (raw) => {

@@ -1,9 +1,10 @@
 import { isValidationError } from '@licence/core';
-import { compileCidrs } from '@licence/service';
-import type { TrustProxy } from '@licence/service';
+import { compileCidrs } from './client-ip.js';
+import type { TrustProxy } from './service-types.js';
 
 /**
- * TRUST_PROXY (DESIGN 5, 7): when X-Forwarded-For is believed.
+ * TRUST_PROXY (DESIGN 5, 7): when X-Forwarded-For is believed. One parser for every adapter (the
+ * Koa server and the Lambda handler read the variable alike).
  *
  * - unset, empty, `false` or `0`: never (the socket's address is the client).
  * - a hop count `N` (1..32): the Nth address from the right.
