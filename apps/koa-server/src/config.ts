@@ -1,7 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { decodeBase64, isValidationError } from '@licence/core';
-import type { TrustProxy } from '@licence/service';
-import { parseTrustProxy } from '@licence/service';
+import { decodeSeed, isPostgresUrl, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel, parseTrustProxy } from '@licence/service';
+import type { LogLevel, TrustProxy } from '@licence/service';
 
 /**
  * The server's configuration, read from the environment names of DESIGN 7 (fixed: scripts and
@@ -9,11 +8,9 @@ import { parseTrustProxy } from '@licence/service';
  * and never touches the disk, so every rule is testable without a process.
  */
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
-/** DESIGN 5: a Bearer token shorter than this is guessable. */
-export const MIN_ADMIN_TOKEN_LENGTH = 16;
+// The values every adapter reads alike live in @licence/service (config-values.ts).
+export { decodeSeed, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH };
+export type { LogLevel };
 
 /** Where the signing seed comes from (DESIGN 5). */
 export type SigningKeySource =
@@ -128,11 +125,9 @@ export function loadConfig(env: Environment, cwd: string): ConfigResult {
 
   let logLevel: LogLevel = 'info';
   const rawLevel = get('LOG_LEVEL');
-  if (rawLevel !== undefined) {
-    const level = LOG_LEVELS.find((candidate) => candidate === rawLevel.toLowerCase());
-    if (level === undefined) errors.push(`LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}, got "${rawLevel}"`);
-    else logLevel = level;
-  }
+  const level = parseLogLevel(rawLevel);
+  if (typeof level === 'string') logLevel = level;
+  else errors.push(level.error);
 
   if (errors.length > 0) return { ok: false, errors };
   return {
@@ -151,20 +146,3 @@ export function loadConfig(env: Environment, cwd: string): ConfigResult {
   };
 }
 
-/** A 32-byte Ed25519 seed in canonical base64 (DESIGN 5), or the error line (no value shown). */
-export function decodeSeed(text: string, name: string): Uint8Array | string {
-  try {
-    return decodeBase64(text.trim(), name, 32);
-  } catch (error) {
-    // core's messages name the field and the rule, never the value ("expected 32 bytes, got 16").
-    if (isValidationError(error)) return `${error.message} (a base64 32-byte Ed25519 seed; \`licence keygen\` makes one)`;
-    throw error;
-  }
-}
-
-function isPostgresUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  // No host is fine: libpq then uses its local socket (`postgres:///licence`).
-  const { protocol } = new URL(value);
-  return protocol === 'postgres:' || protocol === 'postgresql:';
-}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { decodeBase64, encodeBase64, publicKeyOf, verifyEnvelope } from '@licence/core';
 import type { SignedEnvelope } from '@licence/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, cleOf as takeCle, runCli, runShell, spawnServe, verdictFrom } from './cli-process.js';
 import { parseJson } from './serve-processes.js';

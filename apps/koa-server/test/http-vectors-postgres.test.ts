@@ -1,7 +1,7 @@
 import { loadHttpVectors } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
 import { expectHttpCase } from '@licence/http-vector-runner';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { startTestServer } from './test-server.js';
 
 /**

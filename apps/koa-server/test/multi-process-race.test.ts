@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeBase64, parseHost, verifyEnvelope } from '@licence/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, runCli, spawnServe } from './cli-process.js';
 import type { ServeProcess } from './cli-process.js';

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { encodeBase64, verifyEnvelope } from '@licence/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { send } from '@licence/http-vector-runner';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, runCli, spawnServe } from './cli-process.js';
 import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './serve-processes.js';

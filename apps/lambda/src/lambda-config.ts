@@ -1,7 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
-import { decodeBase64, isValidationError } from '@licence/core';
-import { parseTrustProxy } from '@licence/service';
-import type { TrustProxy } from '@licence/service';
+import { decodeSeed, isPostgresUrl, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel, parseTrustProxy } from '@licence/service';
+import type { LogLevel, TrustProxy } from '@licence/service';
 
 /**
  * The function's configuration, from the environment names of DESIGN 7 (the Koa server's names;
@@ -18,11 +17,10 @@ import type { TrustProxy } from '@licence/service';
  * gives ONE line naming the variable and never the value of a secret (DESIGN 7; DESIGN 5).
  */
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+// The values every adapter reads alike live in @licence/service (config-values.ts).
+export { decodeSeed, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel };
+export type { LogLevel };
 
-/** DESIGN 5: a Bearer token shorter than this is guessable (the Koa server's bound). */
-export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
 export type SigningKeySource =
   /** `LICENCE_SIGNING_KEY`: the 32-byte seed itself, decoded. */
@@ -98,26 +96,3 @@ export function loadLambdaConfig(env: Environment, cwd: string): LambdaConfigRes
   return { ok: true, config: { databaseUrl, signingKey, adminToken, trustProxy: trust.value, logLevel: level } };
 }
 
-/** LOG_LEVEL (default `info`), or the error line. */
-export function parseLogLevel(raw: string | undefined): LogLevel | { readonly error: string } {
-  if (raw === undefined || raw.trim() === '') return 'info';
-  const level = LOG_LEVELS.find((candidate) => candidate === raw.trim().toLowerCase());
-  return level ?? { error: `LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}, got "${raw.trim()}"` };
-}
-
-/** A 32-byte Ed25519 seed in canonical base64 (DESIGN 5), or the error line (no value shown). */
-export function decodeSeed(text: string, name: string): Uint8Array | string {
-  try {
-    return decodeBase64(text.trim(), name, 32);
-  } catch (error) {
-    // core's messages name the field and the rule, never the value ("expected 32 bytes, got 16").
-    if (isValidationError(error)) return `${error.message} (a base64 32-byte Ed25519 seed; \`licence keygen\` makes one)`;
-    throw error;
-  }
-}
-
-function isPostgresUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const { protocol } = new URL(value);
-  return protocol === 'postgres:' || protocol === 'postgresql:';
-}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminEvent, PRODUCT_UA, readResult } from './events.js';
 import { lambdaHarness } from './lambda-harness.js';
 import type { LambdaHarness } from './lambda-harness.js';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
  * Issue 5: every AWS sample event of ../shared/vectors/external/aws-lambda-events/ (aws-lambda-go's

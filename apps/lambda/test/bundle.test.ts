@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_DIR, BUNDLE_FILE, bundleLambda } from '../scripts/bundle.mjs';
 import { httpApiEvent, PRODUCT_UA, readResult } from './events.js';
 import { TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
  * Issue 5: the single-file bundle (dist/lambda/index.mjs, built by the suite's globalSetup with

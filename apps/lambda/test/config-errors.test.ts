@@ -8,7 +8,7 @@ import { createJsonLogger } from '../src/json-logger.js';
 import type { Environment } from '../src/lambda-config.js';
 import { httpApiEvent, PRODUCT_UA, readResult } from './events.js';
 import { TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
  * Issue 5: a missing or bad configuration answers 500 problem+json (503 for a database that does

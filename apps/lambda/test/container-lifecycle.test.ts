@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LAMBDA_POOL_MAX } from '../src/open-lambda-runtime.js';
 import { httpApiEvent, PRODUCT_UA, readResult } from './events.js';
 import { lambdaHarness } from './lambda-harness.js';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
  * Issue 5: the store, signer and service are created once per container, lazily on the first

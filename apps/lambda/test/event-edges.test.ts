@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminEvent, httpApiEvent, PRODUCT_UA, readResult } from './events.js';
 import { lambdaHarness } from './lambda-harness.js';
 import type { LambdaHarness } from './lambda-harness.js';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
  * The edges of issue 5 through the real handler on PostgreSQL: a base64 body, a stage prefix in the

@@ -4,7 +4,7 @@ import type { HttpCase } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
 import { startLocalRunner } from '../src/local-runner.js';
 import { lambdaHarness } from './lambda-harness.js';
-import { throwawayPostgres } from './throwaway-postgres.js';
+import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
  * Issue 5: every case of packages/vectors/cases/http.json against the Lambda handler, over HTTP on

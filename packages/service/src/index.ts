@@ -33,6 +33,8 @@ export type { ProblemBody, ProblemKind } from './problem.js';
 // Client IP and the User-Agent filter (DESIGN 5)
 export { clientIp, compileCidrs, compileTrustProxy, formatAddress, parseAddress, rateLimitKey } from './client-ip.js';
 export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from './parse-trust-proxy.js';
+export { decodeSeed, isPostgresUrl, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from './config-values.js';
+export type { LogLevel } from './config-values.js';
 export type { TrustProxyParse } from './parse-trust-proxy.js';
 export type { CompiledCidr, CompiledTrustProxy } from './client-ip.js';
 export { DEFAULT_BLOCKED_USER_AGENTS, isBlockedUserAgent } from './user-agents.js';

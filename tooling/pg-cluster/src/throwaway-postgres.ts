@@ -1,11 +1,13 @@
-import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
-import type { PostgresCluster } from '@licence/pg-cluster';
+import { postgresAvailability } from './postgres-availability.js';
+import { startPostgres } from './start-postgres.js';
+import type { PostgresCluster } from './start-postgres.js';
 import { afterAll, beforeAll } from 'vitest';
 
 /**
- * One throwaway PostgreSQL cluster for a test file (tooling/pg-cluster), started before its tests
- * and stopped after. `available` is false only outside CI on a machine without the binaries
- * (pg-cluster prints one loud skip line then); with CI=true a missing binary fails the file.
+ * One throwaway PostgreSQL cluster for a vitest file: started before its tests, stopped after
+ * (`@licence/pg-cluster/vitest`: the one entry that needs vitest, a peer dependency).
+ * `available` is false only outside CI on a machine without the binaries (pg-cluster prints the
+ * loud skip line then; in CI a missing binary fails instead). Call from the top of the file.
  */
 export async function throwawayPostgres(
   label: string,
