@@ -5,15 +5,25 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const php = process.env.PHP_BINARY ?? 'php';
-const probe = spawnSync(php, ['-r', 'echo PHP_VERSION;'], { encoding: 'utf8' });
+// What the suite needs besides php itself: curl and intl (both HTTP paths and UTS #46 are tested)
+// and Debian's php-parser (the PHP 5.6 syntax check).
+const PARSER = '/usr/share/php/PhpParser/autoload.php';
+const probe = spawnSync(php, ['-r', `echo json_encode(array('curl' => extension_loaded('curl'), 'intl' => extension_loaded('intl'), 'php-parser' => is_file('${PARSER}')));`], { encoding: 'utf8' });
+let missing;
 if (probe.error !== undefined || probe.status !== 0) {
+  missing = `no PHP here (${php}: ${probe.error?.message ?? `exit ${probe.status}`})`;
+} else {
+  const found = JSON.parse(probe.stdout);
+  const lacking = Object.keys(found).filter((name) => found[name] !== true);
+  if (lacking.length > 0) missing = `PHP lacks ${lacking.join(', ')}`;
+}
+if (missing !== undefined) {
   const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
-  const line = `@licence/client-php: no PHP here (${php}: ${probe.error?.message ?? `exit ${probe.status}`})`;
   if (inCi) {
-    console.error(`${line}: the PHP suite must run in CI (.ci/run installs php-cli)`);
+    console.error(`@licence/client-php: ${missing}: the PHP suite must run in CI (.ci/run installs php-cli php-curl php-intl php-parser)`);
     process.exit(1);
   }
-  console.warn(`!!! ${line}: the PHP client's tests are SKIPPED. Install php-cli (with curl and intl) to run them.`);
+  console.warn(`!!! @licence/client-php: ${missing}: the PHP client's tests are SKIPPED. Install php-cli php-curl php-intl php-parser to run them.`);
   process.exit(0);
 }
 const run = spawnSync(php, [fileURLToPath(new URL('../test/run.php', import.meta.url))], { stdio: 'inherit' });
