@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSeed, loadConfig } from './config.js';
+import { decodeSeed } from '@licence/service';
+import { loadConfig } from './config.js';
 import type { ConfigResult, ServerConfig } from './config.js';
 
 const CWD = '/srv/licence';

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { decodeSeed, isPostgresUrl, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel, parseTrustProxy } from '@licence/service';
+import { decodeSeed, isPostgresUrl, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel, parseTrustProxy } from '@licence/service';
 import type { LogLevel, TrustProxy } from '@licence/service';
 
 /**
@@ -8,9 +8,6 @@ import type { LogLevel, TrustProxy } from '@licence/service';
  * and never touches the disk, so every rule is testable without a process.
  */
 
-// The values every adapter reads alike live in @licence/service (config-values.ts).
-export { decodeSeed, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH };
-export type { LogLevel };
 
 /** Where the signing seed comes from (DESIGN 5). */
 export type SigningKeySource =

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
-import type { LogLevel } from './config.js';
+import type { LogLevel } from '@licence/service';
 
 /**
  * Fields that must never reach a log line in clear (DESIGN 4, 5: no key, no signing key, no

@@ -12,8 +12,11 @@ export { ADMIN_BODY_LIMIT, API_BODY_LIMIT, BodyAbortedError, bodyLimitFor, readB
 export type { BodySource } from './read-body.js';
 
 // Configuration (DESIGN 7)
-export { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, loadConfig, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH } from './config.js';
-export type { ConfigResult, DatabaseConfig, Environment, LogLevel, ServerConfig, SigningKeySource } from './config.js';
+export { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, loadConfig } from './config.js';
+export type { ConfigResult, DatabaseConfig, Environment, ServerConfig, SigningKeySource } from './config.js';
+// The environment values every adapter reads alike (@licence/service, config-values.ts).
+export { LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH } from '@licence/service';
+export type { LogLevel } from '@licence/service';
 export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
 
 // Running the server: embedded default, logs, purge, shutdown

@@ -2,7 +2,7 @@ import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { encodeBase64 } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { decodeSeed } from './config.js';
+import { decodeSeed } from '@licence/service';
 import { StartupError } from './startup-error.js';
 
 /**

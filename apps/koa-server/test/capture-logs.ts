@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/create-logger.js';
-import type { LogLevel } from '../src/config.js';
+import type { LogLevel } from '@licence/service';
 
 /**
  * A real pino logger (the server's own, redaction included) whose JSON lines are kept in memory,

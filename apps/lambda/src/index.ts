@@ -12,8 +12,11 @@ export type { LambdaHttpResult } from './to-lambda-result.js';
 export { faultResponse } from './fault-response.js';
 
 // Configuration (DESIGN 7) and the runtime a container keeps
-export { decodeSeed, loadLambdaConfig, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from './lambda-config.js';
-export type { Environment, LambdaConfig, LambdaConfigResult, LogLevel, SigningKeySource } from './lambda-config.js';
+export { loadLambdaConfig } from './lambda-config.js';
+export type { Environment, LambdaConfig, LambdaConfigResult, SigningKeySource } from './lambda-config.js';
+// The environment values every adapter reads alike (@licence/service, config-values.ts).
+export { decodeSeed, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from '@licence/service';
+export type { LogLevel } from '@licence/service';
 export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
 export { LAMBDA_POOL_MAX, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
 export type { LambdaRuntime, OpenLambdaRuntimeOptions } from './open-lambda-runtime.js';

@@ -1,5 +1,5 @@
 import type { Logger } from '@licence/service';
-import type { LogLevel } from './lambda-config.js';
+import type { LogLevel } from '@licence/service';
 
 /**
  * JSON lines on stdout, which Lambda sends to CloudWatch Logs as they are. The fields are pino's

@@ -1,7 +1,8 @@
 import { loadConfig } from '@licence/koa-server';
 import { loadSignatureVectors } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
-import { loadLambdaConfig, parseLogLevel } from './lambda-config.js';
+import { parseLogLevel } from '@licence/service';
+import { loadLambdaConfig } from './lambda-config.js';
 import type { Environment } from './lambda-config.js';
 
 const SEED = loadSignatureVectors().keys.primary.seed;

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { decodeSeed, isPostgresUrl, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel, parseTrustProxy } from '@licence/service';
+import { decodeSeed, isPostgresUrl, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel, parseTrustProxy } from '@licence/service';
 import type { LogLevel, TrustProxy } from '@licence/service';
 
 /**
@@ -16,10 +16,6 @@ import type { LogLevel, TrustProxy } from '@licence/service';
  * Pure: handed the environment and a working directory, never touching the disk. Every bad value
  * gives ONE line naming the variable and never the value of a secret (DESIGN 7; DESIGN 5).
  */
-
-// The values every adapter reads alike live in @licence/service (config-values.ts).
-export { decodeSeed, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel };
-export type { LogLevel };
 
 
 export type SigningKeySource =

@@ -1,6 +1,6 @@
 import { createLambdaHandler } from './create-lambda-handler.js';
 import { createJsonLogger } from './json-logger.js';
-import { parseLogLevel } from './lambda-config.js';
+import { parseLogLevel } from '@licence/service';
 import { startLocalRunner } from './local-runner.js';
 
 /**

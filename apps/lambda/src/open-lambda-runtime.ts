@@ -5,7 +5,7 @@ import type { RandomBytes } from '@licence/core';
 import { createNodeSigner, createService } from '@licence/service';
 import type { Logger, Service } from '@licence/service';
 import { describeDatabase, openPostgres } from '@licence/store-postgres';
-import { decodeSeed } from './lambda-config.js';
+import { decodeSeed } from '@licence/service';
 import type { LambdaConfig } from './lambda-config.js';
 
 /**

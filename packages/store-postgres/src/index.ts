@@ -9,7 +9,7 @@ export {
 } from './create-pool.js';
 export type { PostgresPoolOptions, PostgresStoreOptions } from './create-pool.js';
 export { openPostgresStore, PURGE_CHUNK } from './open-postgres-store.js';
-export { MIGRATION_LOCK, MIGRATIONS, RATE_LIMIT_LOCK_CLASS, SCHEMA_VERSION, SchemaVersionError } from './migrations.js';
+export { MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION, SchemaVersionError } from './migrations.js';
 export { openPostgres } from './open-postgres.js';
 export type { OpenPostgresOptions, PostgresBackend } from './open-postgres.js';
 export { createPostgresRateLimiter } from './postgres-rate-limiter.js';

@@ -258,11 +258,6 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/**
- * The advisory lock class of step 2's rate_limit_hit (dropped by step 3): the first half of its
- * two-int4 key. Kept so that class is never given another meaning.
- */
-export const RATE_LIMIT_LOCK_CLASS = 29292;
 
 /** The schema version this build writes: the highest version in `schema_migrations`. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
