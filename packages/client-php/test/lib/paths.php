@@ -1,8 +1,8 @@
 <?php
 /**
  * Where things are: this package, the repository, the shared vectors (packages/vectors/cases)
- * and the third-party ones (shared/vectors/external beside the repository, found the way
- * packages/vectors/src/external.ts finds them, LICENCE_EXTERNAL_VECTORS first).
+ * and the third-party ones (packages/vectors/external, in this repository, as
+ * packages/vectors/src/external.ts reads them; see packages/vectors/external/README.md).
  */
 
 const PACKAGE_DIR = __DIR__ . '/../..';
@@ -27,26 +27,11 @@ function vectorFile(string $name): stdClass
 /** A missing folder is an error, not a skip: these cases must run in CI. */
 function externalVectorsDir(): string
 {
-    $fromEnv = getenv('LICENCE_EXTERNAL_VECTORS');
-    if (is_string($fromEnv) && $fromEnv !== '') {
-        if (!is_dir($fromEnv)) {
-            throw new RuntimeException("LICENCE_EXTERNAL_VECTORS points to {$fromEnv}, which does not exist");
-        }
-        return realpath($fromEnv);
+    $dir = repoRoot() . '/packages/vectors/external';
+    if (!is_file($dir . '/sources.json')) {
+        throw new RuntimeException("external test vectors not found: expected {$dir} with its sources.json");
     }
-    $dir = realpath(PACKAGE_DIR);
-    while (true) {
-        $candidate = $dir . '/shared/vectors/external';
-        if (is_file($candidate . '/SOURCES.md')) {
-            return $candidate;
-        }
-        $parent = dirname($dir);
-        if ($parent === $dir) {
-            break;
-        }
-        $dir = $parent;
-    }
-    throw new RuntimeException('external test vectors not found: expected shared/vectors/external/ beside the repository (or set LICENCE_EXTERNAL_VECTORS)');
+    return $dir;
 }
 
 function externalJson(string $relativePath): mixed
