@@ -21,7 +21,7 @@ export default defineConfig({
       include: ['src/**/*.ts'],
       exclude: ['src/**/*.test.ts', 'src/index.ts'],
       reporter: ['text', 'json-summary'],
-      // Issue 2: core line coverage must stay at or above 95%.
+      // Core line coverage must stay at or above 95%.
       thresholds: { lines: 95 },
     },
     benchmark: {

@@ -1,4 +1,4 @@
-// `pnpm bench` in apps/koa-server (issue 3, "Benchmark"; a report, not a test).
+// `pnpm bench` in apps/koa-server (a report, not a test).
 // The Koa service on one core with a SQLite store of 100,000 keys, and in the same run a bare
 // node:http baseline that parses the body and signs a fixed verdict with node:crypto; autocannon
 // on the other core, 50 connections, a mix of bound, new-domain and unknown keys. Prints req/s,
@@ -7,7 +7,7 @@
 // BENCH_PG_SOCKET=1 (the PostgreSQL row over the Unix socket instead of TCP), BENCH_PG_CORES (the cores
 // PostgreSQL may use, default all), BENCH_KINDS (a comma list of bare, koa, koa-postgres: default all; bare always runs, as every ratio
 // is to it), BENCH_PG_STATS=1 to print PostgreSQL's busiest statements (pg_stat_statements) after.
-// Issue 4 adds a third row, `koa-postgres`: the same Koa service on PostgreSQL with its shared
+// A third row, `koa-postgres`: the same Koa service on PostgreSQL with its shared
 // rate limiter, on a throwaway cluster this script starts (@licence/pg-cluster) and seeds with the
 // same keys; without PostgreSQL binaries that row is skipped with one loud line.
 import { spawn, spawnSync } from 'node:child_process';
@@ -208,7 +208,7 @@ if (rows['koa-postgres'] === undefined) {
   if (wanted.has('koa-postgres')) console.log('koa-postgres: SKIPPED (no PostgreSQL binaries)');
 } else {
   const pgRatios = ratiosOf('koa-postgres');
-  console.log(`ratio koa-postgres/bare per round: ${pgRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(pgRatios).toFixed(2)} (target 0.35 or better, issue 4); PostgreSQL ${hasTaskset ? `on core(s) ${PG_CORES}` : 'not pinned'}, fsync off (a throwaway cluster)`);
+  console.log(`ratio koa-postgres/bare per round: ${pgRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(pgRatios).toFixed(2)} (target 0.35 or better); PostgreSQL ${hasTaskset ? `on core(s) ${PG_CORES}` : 'not pinned'}, fsync off (a throwaway cluster)`);
 }
 
 /** BENCH_PG_STATS=1: the statements that took the database's time, through the cluster's psql. */

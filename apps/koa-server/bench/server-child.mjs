@@ -1,8 +1,8 @@
 // One benchmarked server, run by bench/run.mjs under `taskset -c 0`: `koa` is the real service
 // (Koa + @licence/service + the SQLite store seeded by run.mjs), `koa-postgres` the same service
-// on PostgreSQL with its shared rate limiter (issue 4: the second argument is then the database
+// on PostgreSQL with its shared rate limiter (the second argument is then the database
 // URL), `bare` is the baseline: node:http that only parses the body and signs a fixed verdict
-// with node:crypto (issue 3, "Benchmark"). Prints "listening <port>" once it accepts connections.
+// with node:crypto. Prints "listening <port>" once it accepts connections.
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 

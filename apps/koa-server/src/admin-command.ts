@@ -3,9 +3,10 @@ import type { AdminAction } from './cli-args.js';
 
 /**
  * A CLI admin command run through the service's own key administration (`createKeyAdmin`), the
- * very operations the admin HTTP API is a thin layer over (DESIGN 7): both share every rule (the
- * 409s, the field checks, their messages) and cannot drift apart. The arguments go in as the
- * HTTP API's JSON body would. An HttpError (400, 404, 409, 503) propagates to the caller.
+ * very operations the admin HTTP API is a thin layer over (docs/protocol.md#administration): both
+ * share every rule (the 409s, the field checks, their messages) and cannot drift apart. The
+ * arguments go in as the HTTP API's JSON body would. An HttpError (400, 404, 409, 503) propagates
+ * to the caller.
  */
 export function runAdminAction(admin: KeyAdmin, action: AdminAction): Promise<unknown> {
   switch (action.name) {

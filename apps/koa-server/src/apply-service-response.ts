@@ -2,8 +2,8 @@ import type { ServiceResponse } from '@licence/service';
 import type { Context } from 'koa';
 
 /**
- * Step 3 of the adapter (DESIGN 1; hono's `createResult`): the service's `{status, headers, body}`
- * onto Koa's response, exactly: Koa must add no Content-Type of its own.
+ * Step 3 of the adapter (CONTRIBUTING.md#architecture; hono's `createResult`): the service's
+ * `{status, headers, body}` onto Koa's response, exactly: Koa must add no Content-Type of its own.
  */
 export function applyServiceResponse(ctx: Context, response: ServiceResponse): void {
   // Status first: Koa's body setter would otherwise pick 200 for us.

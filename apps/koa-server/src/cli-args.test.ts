@@ -4,7 +4,7 @@ import { parseCliArgs } from './cli-args.js';
 const KEY = 'GNZ76-1VG7G-9DKMJ-VN3ZG-QSJXJ';
 const NORMALISED = 'GNZ761VG7G9DKMJVN3ZGQSJXJ';
 
-describe('parseCliArgs (DESIGN 7)', () => {
+describe('parseCliArgs (docs/protocol.md#administration)', () => {
   it.each([[[]], [['--help']], [['-h']], [['help']]])('%j prints the usage', (argv) => {
     const command = parseCliArgs(argv);
     expect(command.kind).toBe('help');
@@ -59,7 +59,7 @@ describe('parseCliArgs (DESIGN 7)', () => {
     expect(command.kind === 'usage' && command.message.startsWith(start)).toBe(true);
   });
 
-  it('normalises the key of key commands (DESIGN 2.1)', () => {
+  it('normalises the key of key commands (docs/protocol.md#key-normalisation)', () => {
     expect(parseCliArgs(['key', 'show', KEY])).toEqual({ kind: 'admin', json: false, action: { name: 'key show', cle: NORMALISED } });
     expect(parseCliArgs(['key', 'regenerate', KEY.toLowerCase(), '--json'])).toEqual({
       kind: 'admin',

@@ -4,8 +4,8 @@ import { KEY_KINDS, normalizeKey, isValidationError } from '@licence/core';
 import type { KeyKind } from '@licence/core';
 
 /**
- * The `licence` command line (DESIGN 7), parsed with node:util `parseArgs`. Pure: argv in, a
- * command (or help text, or one usage error line) out.
+ * The `licence` command line (docs/protocol.md#administration), parsed with node:util `parseArgs`.
+ * Pure: argv in, a command (or help text, or one usage error line) out.
  */
 
 export type AdminAction =
@@ -31,26 +31,32 @@ export type CliCommand =
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'usage'; readonly message: string };
 
+/**
+ * How the command is typed in a clone of the repository: the root package.json's `licence` script
+ * (docs/protocol.md#administration). `node apps/koa-server/bin/licence.mjs` is the same program.
+ */
+export const COMMAND = 'pnpm licence';
+
 export const USAGE = `licence: the licence verification service and its administration
 
-Usage:
-  licence serve                                   start the HTTP service (embedded SQLite default)
-  licence keygen --out FILE | --print-seed        make a new Ed25519 signing key, print its public key
-  licence product add <id> --author <a> --name <n>
-  licence key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]
-  licence key show <cle>
-  licence key regenerate <cle>
-  licence key transfer <cle> [--from <host>] [--to <host>]
-  licence key revoke <cle> [--reason <text>]
-  licence installations <produit>
-  licence purge                                   erase client IPs older than twelve months
+Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of --json output):
+  ${COMMAND} serve                                   start the HTTP service (embedded SQLite default)
+  ${COMMAND} keygen --out FILE | --print-seed        make a new Ed25519 signing key, print its public key
+  ${COMMAND} product add <id> --author <a> --name <n>
+  ${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]
+  ${COMMAND} key show <cle>
+  ${COMMAND} key regenerate <cle>
+  ${COMMAND} key transfer <cle> [--from <host>] [--to <host>]
+  ${COMMAND} key revoke <cle> [--reason <text>]
+  ${COMMAND} installations <produit>
+  ${COMMAND} purge                                   erase client IPs older than twelve months
 
 Options:
   --json        print the result as JSON (every command that prints data)
-  -h, --help    this help; \`licence <command> --help\` for one command
+  -h, --help    this help; \`${COMMAND} <command> --help\` for one command
 
-Environment (DESIGN 7): HOST, PORT, LICENCE_DATA_DIR, DATABASE_URL, LICENCE_SIGNING_KEY,
-LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL.
+Environment (docs/protocol.md#configuration): HOST, PORT, LICENCE_DATA_DIR, DATABASE_URL,
+LICENCE_SIGNING_KEY, LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL.
 Admin commands work on the store of LICENCE_DATA_DIR (default ./data) directly: no token needed.
 Exit codes: 0 done, 1 error, 2 usage.
 `;
@@ -64,19 +70,19 @@ interface CommandSpec {
 const JSON_OPTION = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  serve: { usage: 'licence serve', positionals: [], options: { help: JSON_OPTION.help } },
+  serve: { usage: `${COMMAND} serve`, positionals: [], options: { help: JSON_OPTION.help } },
   keygen: {
-    usage: 'licence keygen [--out FILE] [--print-seed] [--json]  (writes FILE with mode 0600, never over an existing file)',
+    usage: `${COMMAND} keygen [--out FILE] [--print-seed] [--json]  (writes FILE with mode 0600, never over an existing file)`,
     positionals: [],
     options: { ...JSON_OPTION, out: { type: 'string' }, 'print-seed': { type: 'boolean' } },
   },
   'product add': {
-    usage: 'licence product add <id> --author <author> --name <name> [--json]',
+    usage: `${COMMAND} product add <id> --author <author> --name <name> [--json]`,
     positionals: ['id'],
     options: { ...JSON_OPTION, author: { type: 'string' }, name: { type: 'string' } },
   },
   'key issue': {
-    usage: 'licence key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]',
+    usage: `${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]`,
     positionals: [],
     options: {
       ...JSON_OPTION,
@@ -86,20 +92,20 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
       expire: { type: 'string' },
     },
   },
-  'key show': { usage: 'licence key show <cle> [--json]', positionals: ['cle'], options: JSON_OPTION },
-  'key regenerate': { usage: 'licence key regenerate <cle> [--json]', positionals: ['cle'], options: JSON_OPTION },
+  'key show': { usage: `${COMMAND} key show <cle> [--json]`, positionals: ['cle'], options: JSON_OPTION },
+  'key regenerate': { usage: `${COMMAND} key regenerate <cle> [--json]`, positionals: ['cle'], options: JSON_OPTION },
   'key transfer': {
-    usage: 'licence key transfer <cle> [--from <host>] [--to <host>] [--json]',
+    usage: `${COMMAND} key transfer <cle> [--from <host>] [--to <host>] [--json]`,
     positionals: ['cle'],
     options: { ...JSON_OPTION, from: { type: 'string' }, to: { type: 'string' } },
   },
   'key revoke': {
-    usage: 'licence key revoke <cle> [--reason <text>] [--json]',
+    usage: `${COMMAND} key revoke <cle> [--reason <text>] [--json]`,
     positionals: ['cle'],
     options: { ...JSON_OPTION, reason: { type: 'string' } },
   },
-  installations: { usage: 'licence installations <produit> [--json]', positionals: ['produit'], options: JSON_OPTION },
-  purge: { usage: 'licence purge [--json]', positionals: [], options: JSON_OPTION },
+  installations: { usage: `${COMMAND} installations <produit> [--json]`, positionals: ['produit'], options: JSON_OPTION },
+  purge: { usage: `${COMMAND} purge [--json]`, positionals: [], options: JSON_OPTION },
 };
 
 const GROUPS = new Set(['product', 'key']);
@@ -122,7 +128,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     rest = argv.slice(2);
   }
   const spec = COMMANDS[name];
-  if (spec === undefined) return usage(`unknown command "${name}"; run \`licence --help\``);
+  if (spec === undefined) return usage(`unknown command "${name}"; run \`${COMMAND} --help\``);
 
   // No option is declared `multiple`, so no value is ever an array here; the type allows it.
   let values: Readonly<Record<string, string | boolean | readonly (string | boolean)[] | undefined>>;
@@ -218,7 +224,10 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
 }
 
-/** The key as the service will read it (DESIGN 2.1); a bad one is a usage error that never echoes it. */
+/**
+ * The key as the service will read it (docs/protocol.md#key-normalisation); a bad one is a usage
+ * error that never echoes it.
+ */
 function cliKey(raw: string): string | CliCommand {
   try {
     return normalizeKey(raw);

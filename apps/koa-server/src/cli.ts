@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The `licence` command (DESIGN 7). All the logic is in run-cli.ts; this entry only wires the
-// real process to it. (esbuild keeps this hashbang line at the top of dist/cli.js.)
+// The `licence` command (docs/protocol.md#administration). All the logic is in run-cli.ts; this
+// entry only wires the real process to it. (esbuild keeps this hashbang line at the top of
+// dist/cli.js.)
 import { runCli } from './run-cli.js';
 
 runCli(process.argv.slice(2), {

@@ -4,8 +4,9 @@ import type { Logger } from '@licence/service';
 
 /**
  * Requests Node cannot even parse (broken HTTP, headers too large, too slow) never reach Koa.
- * Node would answer them with an empty text answer; DESIGN 2 wants problem+json on every error,
- * so they get one here, written straight on the socket (RFC 9112: the connection then closes).
+ * Node would answer them with an empty text answer; docs/protocol.md#errors wants problem+json on
+ * every error, so they get one here, written straight on the socket (RFC 9112: the connection then
+ * closes).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex, logger: Logger): void {
   logger.debug({ code: error.code ?? 'unknown' }, 'unparsable HTTP request');

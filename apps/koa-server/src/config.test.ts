@@ -17,7 +17,7 @@ function errors(result: ConfigResult): readonly string[] {
   return result.errors;
 }
 
-describe('loadConfig defaults (DESIGN 7)', () => {
+describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
   it('serves on 127.0.0.1:8080 with ./data, SQLite, the embedded key, no admin API, no proxy, info logs', () => {
     const config = ok(loadConfig({}, CWD));
     expect(config).toEqual({

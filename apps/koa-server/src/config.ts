@@ -3,13 +3,13 @@ import { decodeSeed, isPostgresUrl, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel, parse
 import type { LogLevel, TrustProxy } from '@licence/service';
 
 /**
- * The server's configuration, read from the environment names of DESIGN 7 (fixed: scripts and
- * docs rely on them). `loadConfig` is pure: it is handed the environment and a working directory
- * and never touches the disk, so every rule is testable without a process.
+ * The server's configuration, read from the environment names of docs/protocol.md#configuration
+ * (fixed: scripts and docs rely on them). `loadConfig` is pure: it is handed the environment and a
+ * working directory and never touches the disk, so every rule is testable without a process.
  */
 
 
-/** Where the signing seed comes from (DESIGN 5). */
+/** Where the signing seed comes from (docs/protocol.md#signature). */
 export type SigningKeySource =
   /** `LICENCE_SIGNING_KEY`: the 32-byte seed itself, already decoded. */
   | { readonly kind: 'inline'; readonly seed: Uint8Array }
@@ -20,7 +20,7 @@ export type SigningKeySource =
 
 export type DatabaseConfig =
   | { readonly kind: 'sqlite'; readonly file: string }
-  /** DATABASE_URL (issue 4): @licence/store-postgres, see open-runtime.ts. Holds the password: never print it. */
+  /** DATABASE_URL: @licence/store-postgres, see open-runtime.ts. Holds the password: never print it. */
   | { readonly kind: 'postgres'; readonly url: string };
 
 export interface ServerConfig {
@@ -30,7 +30,7 @@ export interface ServerConfig {
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   readonly signingKey: SigningKeySource;
-  /** Undefined: the admin API is off (DESIGN 5). */
+  /** Undefined: the admin API is off (docs/protocol.md#administration). */
   readonly adminToken: string | undefined;
   readonly trustProxy: TrustProxy | undefined;
   readonly logLevel: LogLevel;
@@ -55,9 +55,10 @@ const LISTEN_HOST = /^[A-Za-z0-9._:-]+$/;
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
- * Reads the configuration. Every bad value gives ONE line naming the variable (DESIGN 7), and
- * never the value of a secret (LICENCE_SIGNING_KEY, LICENCE_ADMIN_TOKEN, DATABASE_URL's
- * password). An empty variable counts as unset, as `FOO=` in a compose file means "no value".
+ * Reads the configuration. Every bad value gives ONE line naming the variable
+ * (docs/protocol.md#configuration), and never the value of a secret (LICENCE_SIGNING_KEY,
+ * LICENCE_ADMIN_TOKEN, DATABASE_URL's password). An empty variable counts as unset, as `FOO=` in a
+ * compose file means "no value".
  */
 export function loadConfig(env: Environment, cwd: string): ConfigResult {
   const errors: string[] = [];

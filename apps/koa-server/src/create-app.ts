@@ -23,7 +23,7 @@ export function createApp(options: CreateAppOptions): Koa {
     logger.error({ err: describeError(error) }, 'koa error');
   });
   // A boundary in front of everything: whatever throws, the client gets a problem+json 500
-  // (DESIGN 2), never Koa's default text or HTML error page.
+  // (docs/protocol.md#errors), never Koa's default text or HTML error page.
   app.use(async (ctx, next) => {
     try {
       await next();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { captureLogs } from '../test/capture-logs.js';
 
-describe('createLogger (DESIGN 4, 5: no key, signing key or token in a log line)', () => {
+describe('createLogger (docs/protocol.md#privacy: no key, signing key or token in a log line)', () => {
   it('redacts the secret fields at the top level and two levels down', () => {
     const { logger, lines } = captureLogs('info');
     logger.info(

@@ -3,9 +3,9 @@ import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import type { LogLevel } from '@licence/service';
 
 /**
- * Fields that must never reach a log line in clear (DESIGN 4, 5: no key, no signing key, no
- * token). The code never logs them; redaction is the net under that rule, at the top level and
- * two levels down, where a careless `{req: {headers}}` or `{body: {cle}}` would put them.
+ * Fields that must never reach a log line in clear (docs/protocol.md#privacy: no key, no signing
+ * key, no token). The code never logs them; redaction is the net under that rule, at the top level
+ * and two levels down, where a careless `{req: {headers}}` or `{body: {cle}}` would put them.
  */
 export const REDACTED_FIELDS = ['authorization', 'cle', 'signingKey', 'seed', 'token', 'adminToken'] as const;
 
@@ -26,7 +26,8 @@ export function createLogger(options: CreateLoggerOptions): PinoLogger {
     {
       level: options.level,
       redact: { paths: redactPaths(), censor: '[redacted]' },
-      // No pid and hostname: a request line is method, route, status and ms (DESIGN 4: nothing else).
+      // No pid and hostname: a request line is method, route, status and ms
+      // (docs/protocol.md#privacy: nothing else).
       base: null,
     },
     destination,

@@ -21,7 +21,7 @@ function config(env: Record<string, string> = {}): ServerConfig {
   return result.config;
 }
 
-describe('prepareData (the embedded default, DESIGN 5)', () => {
+describe('prepareData (the embedded default, docs/protocol.md#signature)', () => {
   it('creates ./data (0700) and signing-key (0600) on first start, and reuses them on the second', () => {
     const first = prepareData(config());
     const dataDir = join(root, 'data');

@@ -5,9 +5,9 @@ import { ensureSeedFile, errorCode, randomBytes, readSeedFile } from './seed-fil
 import { StartupError } from './startup-error.js';
 
 /**
- * The embedded default (DESIGN 5, 7): with no configuration at all, the first start creates
- * LICENCE_DATA_DIR (mode 0700), the SQLite file (opened by the store) and `signing-key` (mode
- * 0600) in it; a second start reuses them.
+ * The embedded default (docs/protocol.md#signature, #configuration): with no configuration at all,
+ * the first start creates LICENCE_DATA_DIR (mode 0700), the SQLite file (opened by the store) and
+ * `signing-key` (mode 0600) in it; a second start reuses them.
  */
 
 export const DATA_DIR_MODE = 0o700;

@@ -1,7 +1,7 @@
 // @licence/koa-server: the Koa adapter, the embedded default and the `licence` CLI. This file
 // only re-exports.
 
-// The adapter (DESIGN 1): three steps, as a middleware and as a whole app
+// The adapter (CONTRIBUTING.md#architecture): three steps, as a middleware and as a whole app
 export { createApp } from './create-app.js';
 export type { CreateAppOptions } from './create-app.js';
 export { licenceMiddleware } from './licence-middleware.js';
@@ -11,7 +11,7 @@ export { applyServiceResponse } from './apply-service-response.js';
 export { ADMIN_BODY_LIMIT, API_BODY_LIMIT, BodyAbortedError, bodyLimitFor, readBody } from './read-body.js';
 export type { BodySource } from './read-body.js';
 
-// Configuration (DESIGN 7)
+// Configuration (docs/protocol.md#configuration)
 export { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, loadConfig } from './config.js';
 export type { ConfigResult, DatabaseConfig, Environment, ServerConfig, SigningKeySource } from './config.js';
 // The environment values every adapter reads alike (@licence/service, config-values.ts).
@@ -30,7 +30,7 @@ export type { RunningServer, StartServerOptions } from './start-server.js';
 export { startPurgeTimer } from './purge-timer.js';
 export { StartupError } from './startup-error.js';
 
-// The CLI (DESIGN 7)
+// The CLI (docs/protocol.md#administration)
 export { runCli } from './run-cli.js';
 export type { CliIo } from './run-cli.js';
 export { parseCliArgs } from './cli-args.js';

@@ -9,13 +9,16 @@ export interface KeygenResult {
   readonly publicKey: string;
   /** Absolute path of the written file, when `--out` was given. */
   readonly file?: string;
-  /** Only with `--print-seed` (DESIGN 5: the seed is a secret; it is printed only when asked). */
+  /**
+   * Only with `--print-seed` (docs/protocol.md#signature: the seed is a secret; it is printed only
+   * when asked).
+   */
   readonly seed?: string;
 }
 
 /**
- * `licence keygen` (DESIGN 5): a new 32-byte Ed25519 seed, written to a file (mode 0600, never
- * over an existing one) and/or printed on request, and its public key.
+ * `licence keygen` (docs/protocol.md#signature): a new 32-byte Ed25519 seed, written to a file
+ * (mode 0600, never over an existing one) and/or printed on request, and its public key.
  */
 export function keygen(
   options: { readonly out?: string; readonly printSeed: boolean; readonly cwd: string },

@@ -20,8 +20,9 @@ export interface LicenceMiddlewareOptions {
 }
 
 /**
- * The adapter as a Koa middleware, in three steps (DESIGN 1): `toServiceRequest`, `service.handle`,
- * `applyServiceResponse`. Nothing here knows an HTTP rule: the service holds them all.
+ * The adapter as a Koa middleware, in three steps (CONTRIBUTING.md#architecture):
+ * `toServiceRequest`, `service.handle`, `applyServiceResponse`. Nothing here knows an HTTP rule:
+ * the service holds them all.
  */
 export function licenceMiddleware(service: Service, options: LicenceMiddlewareOptions): Middleware {
   const { logger } = options;
@@ -50,8 +51,9 @@ export function licenceMiddleware(service: Service, options: LicenceMiddlewareOp
         ctx.body = '';
         return;
       }
-      // DESIGN 2: a fault of ours is a 5xx problem, never a signed refusal, never Koa's HTML page.
-      // Only the error's name and message are logged: never the request (it may hold a key).
+      // docs/protocol.md#errors: a fault of ours is a 5xx problem, never a signed refusal, never
+      // Koa's HTML page. Only the error's name and message are logged: never the request (it may
+      // hold a key).
       logger.error({ method: ctx.method, route, err: describeError(error) }, 'request failed');
       applyServiceResponse(ctx, internalErrorResponse());
     }

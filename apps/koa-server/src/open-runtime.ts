@@ -14,7 +14,7 @@ import { StartupError } from './startup-error.js';
 export interface Runtime {
   readonly service: Service;
   readonly store: Store;
-  /** base64 of the signing key's public half: what products trust (DESIGN 5). */
+  /** base64 of the signing key's public half: what products trust (docs/protocol.md#signature). */
   readonly publicKey: string;
   readonly createdDataDir: boolean;
   readonly createdSigningKey: boolean;
@@ -29,8 +29,8 @@ export interface OpenRuntimeOptions {
 }
 
 /**
- * Serve mode: the embedded default creates what is missing (DESIGN 5), then opens the store (and,
- * on PostgreSQL, the shared rate limiter) and builds the service.
+ * Serve mode: the embedded default creates what is missing (docs/protocol.md#signature), then opens
+ * the store (and, on PostgreSQL, the shared rate limiter) and builds the service.
  */
 export async function openRuntime(config: ServerConfig, options: OpenRuntimeOptions): Promise<Runtime> {
   const random = options.random ?? randomBytes;
@@ -58,7 +58,7 @@ export interface AdminRuntime {
 export async function openAdminRuntime(config: ServerConfig, options: OpenRuntimeOptions): Promise<AdminRuntime> {
   if (config.database.kind === 'sqlite' && !existsSync(config.database.file)) {
     throw new StartupError(
-      `LICENCE_DATA_DIR: no database at ${config.database.file}; run \`licence serve\` there once first, or set LICENCE_DATA_DIR to the server's data folder`,
+      `LICENCE_DATA_DIR: no database at ${config.database.file}; run \`pnpm licence serve\` there once first, or set LICENCE_DATA_DIR to the server's data folder`,
     );
   }
   const backend = await openBackend(config, options.logger);
@@ -79,8 +79,8 @@ interface Backend {
 }
 
 /**
- * DESIGN 7 / issue 4: PostgreSQL (store and a rate limit shared by every process on it) when
- * DATABASE_URL is set, the embedded SQLite file and a per-process limiter otherwise.
+ * PostgreSQL (store and a rate limit shared by every process on it) when DATABASE_URL is set
+ * (docs/protocol.md#configuration), the embedded SQLite file and a per-process limiter otherwise.
  */
 async function openBackend(config: ServerConfig, logger: Logger): Promise<Backend> {
   if (config.database.kind === 'postgres') {

@@ -6,7 +6,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('startPurgeTimer (DESIGN 4: the server purges by itself, daily)', () => {
+describe('startPurgeTimer (docs/protocol.md#privacy: the server purges by itself, daily)', () => {
   it('purges once at start and logs the count', async () => {
     const { logger, lines } = captureLogs();
     let calls = 0;

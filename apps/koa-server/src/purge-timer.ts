@@ -1,7 +1,7 @@
 import type { Logger, Service } from '@licence/service';
 import { describeError } from './licence-middleware.js';
 
-/** DESIGN 4: the server erases IP addresses past retention by itself, daily. */
+/** docs/protocol.md#privacy: the server erases IP addresses past retention by itself, daily. */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**

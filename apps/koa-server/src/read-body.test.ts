@@ -7,7 +7,7 @@ function source(chunks: readonly (string | Buffer)[], headers: Record<string, st
 }
 
 describe('bodyLimitFor', () => {
-  it('caps the public endpoint at 8 KiB (DESIGN 2) and the admin API at 64 KiB', () => {
+  it('caps the public endpoint at 8 KiB (docs/protocol.md#limits) and the admin API at 64 KiB', () => {
     expect(API_BODY_LIMIT).toBe(8192);
     expect(ADMIN_BODY_LIMIT).toBe(65536);
     expect(bodyLimitFor('/api/licence')).toBe(8192);

@@ -3,14 +3,18 @@ import type { Readable } from 'node:stream';
 import { MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from '@licence/service';
 
 /**
- * Reading a request body with a cap (DESIGN 2: at most 8 KiB on the public endpoint, 413 beyond).
+ * Reading a request body with a cap (docs/protocol.md#limits: at most 8 KiB on the public endpoint,
+ * 413 beyond).
  *
- * We never use a body parser that answers 400/413 itself: the service decides, because DESIGN 2
- * fixes the ORDER of the checks (404, 405, 403, 429, then 413...). So the reader only reports
- * "too big" as `null` and the service answers at the right point.
+ * We never use a body parser that answers 400/413 itself: the service decides, because
+ * docs/protocol.md#request fixes the ORDER of the checks (404, 405, 403, 429, then 413...). So the
+ * reader only reports "too big" as `null` and the service answers at the right point.
  */
 
-/** DESIGN 2: the public endpoint's body cap (the service's own constant: one number, one place). */
+/**
+ * docs/protocol.md#limits: the public endpoint's body cap (the service's own constant: one number,
+ * one place).
+ */
 export const API_BODY_LIMIT = MAX_BODY_BYTES;
 /** The admin API's cap. */
 export const ADMIN_BODY_LIMIT = MAX_ADMIN_BODY_BYTES;
@@ -126,7 +130,7 @@ function drain(stream: Readable, onError: (error: Error) => void): void {
 }
 
 function discard(): void {
-  // Deliberately nothing: bytes past the cap are not kept (DESIGN 2, 413).
+  // Deliberately nothing: bytes past the cap are not kept (docs/protocol.md#limits, 413).
 }
 
 function ignoreDrainError(): void {

@@ -3,7 +3,7 @@ import { isServicePath, routeLabel } from './route-label.js';
 
 const KEY = 'GNZ761VG7G9DKMJVN3ZGQSJXJ';
 
-describe('routeLabel (DESIGN 4: no path and no key in a log line)', () => {
+describe('routeLabel (docs/protocol.md#privacy: no path and no key in a log line)', () => {
   it.each([
     ['/api/licence', '/api/licence'],
     ['/api/license', '/api/license'],

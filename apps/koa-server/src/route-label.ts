@@ -1,7 +1,7 @@
 /**
- * What a request log line names instead of the path (DESIGN 4: no path in any log line, and no
- * key: `/admin/keys/:cle` holds a full licence key). The label is one of a fixed set, so a log
- * line can never carry anything the client wrote.
+ * What a request log line names instead of the path (docs/protocol.md#privacy: no path in any log
+ * line, and no key: `/admin/keys/:cle` holds a full licence key). The label is one of a fixed set,
+ * so a log line can never carry anything the client wrote.
  */
 const ADMIN_KEY_ACTIONS = new Set(['regenerate', 'transfer', 'revoke']);
 
@@ -21,7 +21,10 @@ export function routeLabel(path: string): string {
   return 'other';
 }
 
-/** The paths the service answers (DESIGN 2, 5, 7); a mounted middleware leaves the others alone. */
+/**
+ * The paths the service answers (docs/protocol.md#request, #administration); a mounted middleware
+ * leaves the others alone.
+ */
 export function isServicePath(path: string): boolean {
   return (
     path === '/api/licence' ||

@@ -52,7 +52,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     case 'admin': {
       const loaded = loadConfig(io.env, io.cwd);
       if (!loaded.ok) {
-        // DESIGN 7: one clear line per bad value, each naming its variable.
+        // docs/protocol.md#configuration: one clear line per bad value, each naming its variable.
         for (const error of loaded.errors) io.stderr(`licence: ${error}\n`);
         return EXIT_ERROR;
       }
@@ -98,7 +98,8 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
     result = await runAdminAction(runtime.admin, action);
   } catch (error) {
     if (!isHttpError(error)) throw error;
-    // RFC 9457 title and detail; the service's details never hold a key (hint only, DESIGN 3).
+    // RFC 9457 title and detail; the service's details never hold a key (hint only,
+    // docs/protocol.md#key-lifecycle).
     io.stderr(`licence: ${action.name}: ${error.toProblem().title}: ${error.detail} (${error.status})\n`);
     return EXIT_ERROR;
   } finally {
@@ -106,7 +107,7 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
   }
   io.stdout(json ? `${JSON.stringify(result)}\n` : formatHuman(result));
   if (!json && (action.name === 'key issue' || action.name === 'key regenerate' || action.name === 'key transfer')) {
-    io.stderr('licence: the key is shown only this once; the service keeps only its hash (DESIGN 3)\n');
+    io.stderr('licence: the key is shown only this once; the service keeps only its hash (docs/protocol.md#key-lifecycle)\n');
   }
   return EXIT_OK;
 }

@@ -6,7 +6,7 @@ import { decodeSeed } from '@licence/service';
 import { StartupError } from './startup-error.js';
 
 /**
- * Signing seed files (DESIGN 5): 32 random bytes, base64, one line, mode 0600.
+ * Signing seed files (docs/protocol.md#signature): 32 random bytes, base64, one line, mode 0600.
  * `licence keygen` and the embedded default both write them here.
  */
 
@@ -69,7 +69,10 @@ export function readSeedFile(path: string, name: string): { readonly seed: Uint8
   return { seed };
 }
 
-/** The embedded default's key: reuses the file, or creates it on first start (DESIGN 5). */
+/**
+ * The embedded default's key: reuses the file, or creates it on first start
+ * (docs/protocol.md#signature).
+ */
 export function ensureSeedFile(
   path: string,
   random: RandomBytes = randomBytes,

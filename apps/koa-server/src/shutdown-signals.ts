@@ -8,7 +8,7 @@ export interface ShutdownSignals {
 }
 
 /**
- * Listens for SIGTERM and SIGINT (clean shutdown, issue 3: stop accepting, finish what is in
+ * Listens for SIGTERM and SIGINT (clean shutdown: stop accepting, finish what is in
  * flight, close the database). Installed BEFORE the server starts, so a signal that arrives
  * while it starts is not lost to Node's default action (an immediate kill with no exit code 0).
  * A second signal while closing is logged and otherwise ignored: the close has its own limit.

@@ -29,7 +29,7 @@ describe('startupBanner', () => {
   });
 });
 
-describe('startupBanner on PostgreSQL (issue 4)', () => {
+describe('startupBanner on PostgreSQL', () => {
   it('names the database and gives the CLI commands with the same DATABASE_URL', () => {
     const text = startupBanner({
       url: 'http://127.0.0.1:8080',

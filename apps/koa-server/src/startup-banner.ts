@@ -1,7 +1,7 @@
 /**
- * What the server prints when it starts (DESIGN 5, issue 3): the URL, the public key clients must
- * trust, and the exact commands that issue a first key through the CLI on the same data folder.
- * Pure: the caller says where the CLI is and writes the lines out.
+ * What the server prints when it starts (docs/protocol.md#signature): the URL, the public key
+ * clients must trust, and the exact commands that issue a first key through the CLI on the same
+ * data folder. Pure: the caller says where the CLI is and writes the lines out.
  */
 export interface BannerInput {
   readonly url: string;
@@ -17,7 +17,7 @@ export interface BannerInput {
   readonly adminApi: boolean;
   /**
    * DATABASE_URL as it may be printed (printableDatabaseUrl: no password) when the server runs on
-   * PostgreSQL (issue 4); undefined on the embedded SQLite file.
+   * PostgreSQL; undefined on the embedded SQLite file.
    */
   readonly databaseUrl?: string;
 }

@@ -1,7 +1,7 @@
 /**
  * A problem that stops the start or a CLI command: printed as ONE line on stderr, exit code 1
- * (DESIGN 7: "a bad value stops the start with one clear line naming the variable"). Its message
- * never holds a secret's value.
+ * (docs/protocol.md#configuration: a bad value stops the start with one clear line naming the
+ * variable). Its message never holds a secret's value.
  */
 export class StartupError extends Error {
   override readonly name = 'StartupError';

@@ -4,8 +4,8 @@ import type { Context } from 'koa';
 import { bodyLimitFor, readBody } from './read-body.js';
 
 /**
- * Step 1 of the adapter (DESIGN 1; hono's `createRequest`): Koa's request as the service's
- * HTTP-agnostic `{method, path, headers, body, ip}`.
+ * Step 1 of the adapter (CONTRIBUTING.md#architecture; hono's `createRequest`): Koa's request as
+ * the service's HTTP-agnostic `{method, path, headers, body, ip}`.
  */
 export async function toServiceRequest(
   ctx: Context,
@@ -18,8 +18,9 @@ export async function toServiceRequest(
     path,
     headers: lowerCaseHeaders(ctx.req.headers),
     body,
-    // DESIGN 5: the socket's peer; X-Forwarded-For is the service's business (TRUST_PROXY).
-    // undefined only once the socket is already gone; '' then, and nobody reads the answer.
+    // docs/protocol.md#client-address: the socket's peer; X-Forwarded-For is the service's business
+    // (TRUST_PROXY). undefined only once the socket is already gone; '' then, and nobody reads the
+    // answer.
     ip: ctx.req.socket.remoteAddress ?? '',
   };
 }

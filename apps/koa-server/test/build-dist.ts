@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * vitest globalSetup: the CLI tests run `node dist/cli.js` as a child process, the way users run
  * it, so dist must match the sources. Building here means the suite never depends on a manual
- * build step (STYLE.md "To avoid"). tsup takes a few seconds.
+ * build step (CONTRIBUTING.md#testing). tsup takes a few seconds.
  */
 export default function setup(): void {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -18,5 +18,5 @@ export function captureLogs(level: LogLevel = 'debug') {
   return { logger, lines, destination };
 }
 
-// Looking for a secret in those lines (DESIGN 4): shared with the Lambda suite.
+// Looking for a secret in those lines (docs/protocol.md#privacy): shared with the Lambda suite.
 export { keySpellings, linesHolding } from '@licence/http-vector-runner';

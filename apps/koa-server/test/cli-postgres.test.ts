@@ -10,7 +10,7 @@ import { allOutput, cleOf as takeCle, runCli, runShell, spawnServe, verdictFrom 
 import { parseJson } from './serve-processes.js';
 
 /**
- * Issue 4: `licence serve` and the admin commands with DATABASE_URL, as users run them (child
+ * `licence serve` and the admin commands with DATABASE_URL, as users run them (child
  * processes of dist/cli.js) on a throwaway PostgreSQL cluster: the store and the rate limit are
  * the database's, the signing key still the data folder's embedded key file.
  */

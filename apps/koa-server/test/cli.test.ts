@@ -13,7 +13,7 @@ import { parseJson } from './serve-processes.js';
 
 /**
  * The `licence` CLI as users run it: `node dist/cli.js ...` child processes on a temporary data
- * folder (DESIGN 7), including `serve` and its shutdown on SIGTERM.
+ * folder (docs/protocol.md#administration), including `serve` and its shutdown on SIGTERM.
  */
 
 const root = mkdtempSync(join(tmpdir(), 'licence-cli-'));
@@ -93,7 +93,8 @@ describe('licence serve, then the admin commands on the same data folder', () =>
     expect(purge).toMatchObject({ code: 0 });
     expect(json(purge.stdout)).toEqual({ erased: 0 });
 
-    // DESIGN 7: `--json` on every command that prints data, product add included.
+    // docs/protocol.md#administration: `--json` on every command that prints data, product add
+    // included.
     const product = await runCli(['product', 'add', 'other-product', '--author', 'me', '--name', 'Other product', '--json'], { cwd });
     expect(product.code).toBe(0);
     expect(json(product.stdout)).toEqual({ id: 'other-product', author: 'me', name: 'Other product' });
@@ -200,13 +201,13 @@ describe('licence CLI errors', () => {
     const cwd = mkdtempSync(join(root, 'empty-'));
     const result = await runCli(['purge'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^licence: LICENCE_DATA_DIR: no database at .*licence\.db; run `licence serve` there once first/);
+    expect(result.stderr).toMatch(/^licence: LICENCE_DATA_DIR: no database at .*licence\.db; run `pnpm licence serve` there once first/);
     expect(() => statSync(join(cwd, 'data'))).toThrow();
   });
 
   it('usage mistakes exit 2 with one line', async () => {
     const unknown = await runCli(['frobnicate'], { cwd: root });
-    expect(unknown).toEqual({ code: 2, stdout: '', stderr: 'licence: unknown command "frobnicate"; run `licence --help`\n' });
+    expect(unknown).toEqual({ code: 2, stdout: '', stderr: 'licence: unknown command "frobnicate"; run `pnpm licence --help`\n' });
     const kind = await runCli(['key', 'issue', '--produit', 'p', '--kind', 'gold'], { cwd: root });
     expect(kind.code).toBe(2);
     expect(kind.stderr.split('\n')).toHaveLength(2);
@@ -272,7 +273,7 @@ describe('licence keygen', () => {
   });
 });
 
-describe('log hygiene of every process above (DESIGN 4)', () => {
+describe('log hygiene of every process above (docs/protocol.md#privacy)', () => {
   it('no log line and no stderr line holds a full key or the admin token', () => {
     expect(usedKeys.length).toBeGreaterThanOrEqual(4);
     const secrets = [...usedKeys.flatMap(keySpellings), ADMIN_TOKEN];

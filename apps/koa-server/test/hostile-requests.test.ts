@@ -6,9 +6,9 @@ import type { TestServer } from './test-server.js';
 
 /**
  * Hostile requests against the real server, each with its exact answer: a 4xx problem of the
- * right type, or a verified 200 where the input is in fact valid (DESIGN 2: bad input gets a
- * clear error, never a 5xx, never a crash, never a 200 for invalid input). After each one the
- * server still answers a normal request.
+ * right type, or a verified 200 where the input is in fact valid (docs/protocol.md#errors: bad
+ * input gets a clear error, never a 5xx, never a crash, never a 200 for invalid input). After each
+ * one the server still answers a normal request.
  */
 
 interface Hostile {
@@ -51,7 +51,7 @@ const valid = '{"cle":"AAAAA","url":"exemple.fr"}';
 const nest = (open: string, close: string, depth: number, inner = ''): string => open.repeat(depth) + inner + close.repeat(depth);
 
 const cases: readonly Hostile[] = [
-  // Broken JSON, several shapes (DESIGN 2: invalid JSON is 400)
+  // Broken JSON, several shapes (docs/protocol.md#request: invalid JSON is 400)
   { name: 'JSON cut in the middle', send: post('{"cle": "AAAAA", "url": '), status: 400, problem: 'invalid-request' },
   { name: 'JSON with single quotes', send: post("{'cle':'AAAAA','url':'exemple.fr'}"), status: 400, problem: 'invalid-request' },
   { name: 'JSON with a trailing comma', send: post('{"cle":"AAAAA","url":"exemple.fr",}'), status: 400, problem: 'invalid-request' },
@@ -82,7 +82,7 @@ const cases: readonly Hostile[] = [
     problem: 'invalid-request',
   },
 
-  // Values of the wrong type where strings go (DESIGN 2: a non-string is 400)
+  // Values of the wrong type where strings go (docs/protocol.md#request: a non-string is 400)
   ...(
     [
       ['a number', 12345],
@@ -114,9 +114,10 @@ const cases: readonly Hostile[] = [
     status: 200,
     hote: 'exemple.fr',
   },
-  // DESIGN 2 checks the size before the body: a 10,000-character key cannot reach the key rule.
+  // docs/protocol.md#request checks the size before the body: a 10,000-character key cannot reach
+  // the key rule.
   { name: 'a 10,000-character key makes the body too large', send: postJson({ cle: 'A'.repeat(10_000), url: 'exemple.fr' }), status: 413, problem: 'body-too-large' },
-  { name: 'an 8,000-character key (DESIGN 2.1: over 1024 is 400)', send: postJson({ cle: 'A'.repeat(8000), url: 'exemple.fr' }), status: 400, problem: 'invalid-request' },
+  { name: 'an 8,000-character key (docs/protocol.md#key-normalisation: over 1024 is 400)', send: postJson({ cle: 'A'.repeat(8000), url: 'exemple.fr' }), status: 400, problem: 'invalid-request' },
   {
     name: 'a 10,000-character key in an admin path',
     send: (server) => send(server.url, { method: 'GET', path: `/admin/keys/${'A'.repeat(10_000)}`, headers: { authorization: `Bearer ${server.adminToken ?? ''}` } }),
@@ -135,7 +136,7 @@ const cases: readonly Hostile[] = [
   { name: 'a UTF-8 BOM before the JSON (ignored, RFC 8259 8.1)', send: post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid)])), status: 200, hote: 'exemple.fr' },
   { name: 'a UTF-16 body', send: post(Buffer.from(valid, 'utf16le')), status: 400, problem: 'invalid-request' },
 
-  // Hosts (DESIGN 2.2: WHATWG URL, then the rules)
+  // Hosts (docs/protocol.md#host-normalisation: WHATWG URL, then the rules)
   { name: 'a url with userinfo', send: postJson({ cle: 'AAAAA', url: 'http://admin:pw@exemple.fr' }), status: 400, problem: 'invalid-request' },
   { name: 'http:\\\\exemple.fr: "http" becomes the host, a single label (a test host)', send: postJson({ cle: 'AAAAA', url: 'http:\\\\exemple.fr' }), status: 200, hote: 'http' },
   { name: 'exemple.fr\\chemin: the backslash starts the path', send: postJson({ cle: 'AAAAA', url: 'exemple.fr\\chemin' }), status: 200, hote: 'exemple.fr' },
@@ -152,7 +153,7 @@ const cases: readonly Hostile[] = [
   { name: 'a label over 63 characters', send: postJson({ cle: 'AAAAA', url: `${'a'.repeat(64)}.fr` }), status: 400, problem: 'invalid-request' },
   { name: 'invalid punycode', send: postJson({ cle: 'AAAAA', url: 'http://xn--a.fr' }), status: 400, problem: 'invalid-request' },
   { name: 'a port out of range', send: postJson({ cle: 'AAAAA', url: 'exemple.fr:99999' }), status: 400, problem: 'invalid-request' },
-  { name: 'a full-width key normalises to nothing (DESIGN 2.1: empty is 400)', send: postJson({ cle: '\uff21\uff21\uff21\uff21\uff21', url: 'exemple.fr' }), status: 400, problem: 'invalid-request' },
+  { name: 'a full-width key normalises to nothing (docs/protocol.md#key-normalisation: empty is 400)', send: postJson({ cle: '\uff21\uff21\uff21\uff21\uff21', url: 'exemple.fr' }), status: 400, problem: 'invalid-request' },
 
   // JSON oddities
   { name: 'duplicate keys: the last one wins, as JSON.parse reads them', send: post('{"cle":"AAAAA","url":"evil.fr","url":"exemple.fr"}'), status: 200, hote: 'exemple.fr' },
@@ -168,8 +169,9 @@ const cases: readonly Hostile[] = [
   // Content types
   { name: 'a JSON body sent as text/plain', send: post(valid, { 'content-type': 'text/plain' }), status: 415, problem: 'unsupported-media-type' },
   { name: 'a JSON body as application/json-patch+json', send: post(valid, { 'content-type': 'application/json-patch+json' }), status: 415, problem: 'unsupported-media-type' },
-  // DESIGN 2: any charset parameter is fine; the body is read as UTF-8 (RFC 8259 8.1), so a UTF-8
-  // body announced as UTF-16 is read, and UTF-16 bytes are a 400 whatever the header says.
+  // docs/protocol.md#request: any charset parameter is fine; the body is read as UTF-8 (RFC 8259
+  // 8.1), so a UTF-8 body announced as UTF-16 is read, and UTF-16 bytes are a 400 whatever the
+  // header says.
   { name: 'a UTF-8 JSON body announced in UTF-16', send: post(valid, { 'content-type': 'application/json; charset=utf-16' }), status: 200, hote: 'exemple.fr' },
   { name: 'a UTF-8 JSON body announced in Latin-1', send: post(valid, { 'content-type': 'application/json; charset=latin1' }), status: 200, hote: 'exemple.fr' },
   { name: 'a UTF-16 body announced in UTF-16', send: post(Buffer.from(valid, 'utf16le'), { 'content-type': 'application/json; charset=utf-16' }), status: 400, problem: 'invalid-request' },
@@ -191,7 +193,7 @@ const cases: readonly Hostile[] = [
     status: 431,
     problem: 'headers-too-large',
   },
-  { name: 'a GET with a body (DESIGN 2: method first)', send: (server) => send(server.url, { method: 'GET', path: '/api/licence', headers: baseHeaders, body: valid }), status: 405, problem: 'method-not-allowed' },
+  { name: 'a GET with a body (docs/protocol.md#request: method first)', send: (server) => send(server.url, { method: 'GET', path: '/api/licence', headers: baseHeaders, body: valid }), status: 405, problem: 'method-not-allowed' },
 
   // Request targets
   { name: 'a target with .. before the endpoint', send: post(valid, {}, '/api/../api/licence'), status: 404, problem: 'not-found' },
@@ -277,17 +279,20 @@ describe('hostile requests', () => {
 
   for (const entry of cases) {
     it(`${entry.name}: ${entry.status}${entry.problem === undefined ? '' : ` ${entry.problem}`}`, async () => {
-      // A fresh rate-limit window for each request (DESIGN 5: 60 s sliding), so 429 never hides the answer.
+      // A fresh rate-limit window for each request (docs/protocol.md#rate-limit: 60 s sliding), so
+      // 429 never hides the answer.
       server.clock.advance(61);
       const answer = await entry.send(server);
       expect(answer.status, answer.text.slice(0, 300)).toBe(entry.status);
       expect(answer.status).toBeLessThan(500);
       if (entry.status === 200) {
-        // DESIGN 2.6: the service only ever emits ASCII in donnees (and the signature is base64).
+        // docs/protocol.md#canonical-form: the service only ever emits ASCII in donnees (and the
+        // signature is base64).
         expect(answer.text).toMatch(/^[\x20-\x7e]*$/);
         const body: unknown = JSON.parse(answer.text);
         expect(isRecord(body) && isRecord(body.donnees) ? body.donnees.hote : undefined).toBe(entry.hote);
-        // produit and nonce are echoed only when really sent as fields (DESIGN 2.4).
+        // produit and nonce are echoed only when really sent as fields
+        // (docs/protocol.md#product-and-nonce).
         expect(checkEnvelope(body, { json: { url: undefined } }, server.publicKey)).toEqual([]);
       } else {
         expect(answer.headers['content-type']).toBe('application/problem+json');

@@ -5,7 +5,7 @@ import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { startTestServer } from './test-server.js';
 
 /**
- * Issue 4: every case of packages/vectors/cases/http.json against the real Koa server on
+ * Every case of packages/vectors/cases/http.json against the real Koa server on
  * PostgreSQL (the store and the PostgreSQL rate limiter of @licence/store-postgres on one pool),
  * over loopback: one throwaway cluster for the file, a fresh database per case. The same runner
  * and checks as http-vectors.test.ts on SQLite.

@@ -10,11 +10,12 @@ import type { ServeProcess } from './cli-process.js';
 import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './serve-processes.js';
 
 /**
- * Issue 4, "Race": two `licence serve` processes on one store, a key that allows 3 domains, 100
+ * The race: two `licence serve` processes on one store, a key that allows 3 domains, 100
  * concurrent first calls from 100 different domains spread over both processes. The binding is
- * atomic across processes (DESIGN 3: a buyer key binds at most its N registrable domains), so exactly
- * 3 calls answer ok and 97 answer `autre_domaine`, whichever process each landed on, and 3 domains
- * are bound. Once on PostgreSQL (one database), once on SQLite (one file, two processes).
+ * atomic across processes (docs/protocol.md#key-lifecycle: a buyer key binds at most its N
+ * registrable domains), so exactly 3 calls answer ok and 97 answer `autre_domaine`, whichever
+ * process each landed on, and 3 domains are bound. Once on PostgreSQL (one database), once on
+ * SQLite (one file, two processes).
  */
 
 const postgres = await throwawayPostgres('koa-server multi-process race on PostgreSQL');
@@ -46,7 +47,7 @@ async function issueKey(cwd: string, env: Record<string, string>): Promise<strin
 
 /**
  * The race itself: call i goes to process i % 2, from domain site-i.fr and its own client address
- * (so DESIGN 5's per-client limit never interferes), all sent at once.
+ * (so the per-client limit of docs/protocol.md#rate-limit never interferes), all sent at once.
  */
 async function race(servers: readonly ServeProcess[], cle: string, cwd: string, env: Record<string, string>): Promise<void> {
   const answers = await Promise.all(

@@ -77,8 +77,9 @@ const validated: string[] = [];
 
 /**
  * Checks one real answer against the document. A 405 names a method that is, by definition, not
- * an operation of the path: it is checked against the path instead (DESIGN 2: `Allow` lists what
- * the path answers, so it must list exactly the documented methods) and the Problem schema.
+ * an operation of the path: it is checked against the path instead (docs/protocol.md#request:
+ * `Allow` lists what the path answers, so it must list exactly the documented methods) and the
+ * Problem schema.
  */
 function check(template: string, method: string, answer: HttpAnswer, record = true): string[] {
   const failures: string[] = [];
@@ -211,7 +212,7 @@ describe('docs/openapi.yaml against real answers', () => {
         answer = await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'exemple.fr' }) });
       } while (answer.status === 200);
       expect(answer.status).toBe(429);
-      // Empty the window for what follows (DESIGN 5: 60 s sliding).
+      // Empty the window for what follows (docs/protocol.md#rate-limit: 60 s sliding).
       server.clock.advance(60);
     }
     expect(failures).toEqual([]);
@@ -350,7 +351,7 @@ describe('docs/openapi.yaml against real answers', () => {
     expect(validated).toHaveLength(answers);
   });
 
-  it('never logged a key it issued or the admin token (DESIGN 4)', () => {
+  it('never logged a key it issued or the admin token (docs/protocol.md#privacy)', () => {
     expect(issuedKeys.length).toBeGreaterThan(3);
     expect(linesHolding(server.lines, [...issuedKeys.flatMap(keySpellings), ...(server.adminToken === null ? [] : [server.adminToken])])).toEqual([]);
   });

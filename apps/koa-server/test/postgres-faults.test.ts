@@ -12,9 +12,9 @@ import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './s
 import type { TimedAnswer } from './serve-processes.js';
 
 /**
- * Issue 4, "Faults": PostgreSQL stops (an immediate shutdown: a crash) while `licence serve` is
+ * Faults: PostgreSQL stops (an immediate shutdown: a crash) while `licence serve` is
  * under a steady load. Every answer during the outage is a 5xx problem+json (an internal fault is
- * never a signed refusal, DESIGN 2), no request waits more than the 2 s the pool's
+ * never a signed refusal, docs/protocol.md#errors), no request waits more than the 2 s the pool's
  * timeouts allow, `/healthz` says the store is down; once PostgreSQL is back, the same process
  * serves again by itself within 5 s (the pool opens new connections), without a restart.
  *
@@ -43,8 +43,8 @@ interface LoadedAnswer extends TimedAnswer {
 
 /**
  * A steady load: WORKERS loops of one request after another, each from its own client address
- * (so DESIGN 5's per-client limit never answers instead of the store), until `stop()` is called
- * or `maxCalls` answers are in: bounded in time and in count.
+ * (so the per-client limit of docs/protocol.md#rate-limit never answers instead of the store),
+ * until `stop()` is called or `maxCalls` answers are in: bounded in time and in count.
  */
 function startLoad(url: string, cle: string, maxCalls: number) {
   const answers: LoadedAnswer[] = [];
@@ -149,7 +149,7 @@ describe.skipIf(!postgres.available)('licence serve on PostgreSQL when PostgreSQ
         }
       }
       const recoveryMs = performance.now() - resumedAt;
-      // The figures for the issue's closing note (a report, not an assertion of speed).
+      // The outage's figures, printed (a report, not an assertion of speed).
       console.info(
         `postgres-faults: ${before.length} ok before, ${during.length} answers during the outage (all 5xx problems), slowest ${Math.round(slowest)} ms, recovered in ${Math.round(recoveryMs)} ms after the restart`,
       );

@@ -7,9 +7,9 @@ import { PRODUCT_UA, startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
 
 /**
- * DESIGN 4: client IPs older than twelve months are erased by the purge; everything else stays
- * (the request log's time, key and host, and the bound domains). A real SQLite store, a clock the
- * test moves, and the file read directly to see what the store really kept.
+ * docs/protocol.md#privacy: client IPs older than twelve months are erased by the purge; everything
+ * else stays (the request log's time, key and host, and the bound domains). A real SQLite store, a
+ * clock the test moves, and the file read directly to see what the store really kept.
  */
 
 const servers: TestServer[] = [];
@@ -77,7 +77,7 @@ const ipOf = (log: readonly LogRow[], host: string): string | null | undefined =
 
 const NOW = Date.UTC(2026, 10, 22, 10, 14, 0);
 
-describe('the purge of client IPs past twelve months (DESIGN 4)', () => {
+describe('the purge of client IPs past twelve months (docs/protocol.md#privacy)', () => {
   it('service.purge() erases the 13-month-old IP, keeps the 11-month-old one and every bound domain', async () => {
     const server = await start(monthsFrom(NOW, -13));
     const cle = await issueKey(server);
@@ -152,7 +152,8 @@ describe('the purge of client IPs past twelve months (DESIGN 4)', () => {
     server.clock.set(monthsFrom(realNow, -11));
     expect(await verdictFrom(server, '198.18.0.11', cle, 'recent.fr')).toBe(true);
 
-    // SQLite in WAL mode: the CLI may write while the server has the file open (DESIGN 1).
+    // SQLite in WAL mode: the CLI may write while the server has the file open
+    // (docs/protocol.md#storage).
     const dataDir = dirname(server.dbFile);
     const result = await runCli(['purge', '--json'], { cwd: dataDir, env: { LICENCE_DATA_DIR: dataDir } });
     expect(result.stderr).toBe('');

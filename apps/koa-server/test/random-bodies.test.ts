@@ -10,11 +10,12 @@ import type { TestServer } from './test-server.js';
 /**
  * 10,000 random bodies POSTed over loopback to ONE real server: never a 5xx, and every 200 is an
  * envelope that verifies (core's verifyEnvelope) for the host the request really named, answered
- * only to a request whose `cle` and `url` were strings (DESIGN 2: never a 200 for invalid input).
+ * only to a request whose `cle` and `url` were strings (docs/protocol.md#errors: never a 200 for
+ * invalid input).
  *
- * DESIGN 5's rate limit would turn most of them into 429s from one address, so the server trusts
- * one proxy hop and each request comes "from" its own address of 198.18.0.0/15 (RFC 2544's
- * benchmarking range) in X-Forwarded-For.
+ * The rate limit (docs/protocol.md#rate-limit) would turn most of them into 429s from one address,
+ * so the server trusts one proxy hop and each request comes "from" its own address of 198.18.0.0/15
+ * (RFC 2544's benchmarking range) in X-Forwarded-For.
  */
 
 const RUNS = 10_000;
@@ -141,7 +142,7 @@ const bodies: fc.Arbitrary<RandomBody> = fc.oneof(
   { weight: 6, arbitrary: fieldsBody.map((value) => ({ bytes: Buffer.from(JSON.stringify(value), 'utf8'), json: value })) },
   { weight: 2, arbitrary: fc.jsonValue().map((value) => ({ bytes: Buffer.from(JSON.stringify(value) ?? 'null', 'utf8'), json: value })) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 9000 }).map((bytes) => ({ bytes: Buffer.from(bytes), json: undefined })) },
-  // Past DESIGN 2's 8 KiB: random bytes rarely get there on their own.
+  // Past the 8 KiB of docs/protocol.md#limits: random bytes rarely get there on their own.
   { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 8193, max: 20_000 }), fc.uint8Array({ maxLength: 64 })).map(([size, bytes]) => ({ bytes: Buffer.concat([Buffer.from(bytes), Buffer.alloc(size, 0x20)]), json: undefined })) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }).map((text) => ({ bytes: Buffer.from(text, 'utf8'), json: undefined })) },
 );
@@ -159,7 +160,8 @@ function judge(status: number, contentType: string | undefined, text: string, bo
     const problem: unknown = JSON.parse(text);
     return isRecord(problem) && problem.status === status ? null : `a ${status} with a wrong problem body: ${text}`;
   }
-  // DESIGN 2.6: the service only ever emits ASCII in donnees (and the signature is base64).
+  // docs/protocol.md#canonical-form: the service only ever emits ASCII in donnees (and the
+  // signature is base64).
   if (!/^[\x20-\x7e]*$/.test(text)) return `a 200 that is not printable ASCII: ${text}`;
   // A 200: the request must have been valid, and the envelope must verify for the host it named.
   const fields = body.json;
@@ -215,7 +217,8 @@ describe('random bodies over loopback', () => {
     expect(answer.status).toBe(200);
     const entries = server.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(entries.filter((entry) => typeof entry.level === 'number' && entry.level >= 50)).toEqual([]);
-    // DESIGN 4: none of the keys (sent thousands of times, in several spellings) nor the token.
+    // docs/protocol.md#privacy: none of the keys (sent thousands of times, in several spellings)
+    // nor the token.
     expect(linesHolding(server.lines, [...keys.flatMap(keySpellings), ...(server.adminToken === null ? [] : [server.adminToken])])).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import type { HttpAnswer } from '@licence/http-vector-runner';
 import type { ServeProcess } from './cli-process.js';
 
 /**
- * Helpers for the multi-process tests (issue 4): verdict calls to real `licence serve` child
+ * Helpers for the multi-process tests: verdict calls to real `licence serve` child
  * processes, each from a chosen client address (X-Forwarded-For, read because the processes run
  * with TRUST_PROXY=1), and an orderly stop of every process a test started.
  */

@@ -185,7 +185,7 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
     expect(lines.some((line) => line.includes('shutdown: requests still in flight, closing their connections'))).toBe(true);
   });
 
-  it('never logged a key or the admin token (DESIGN 4)', () => {
+  it('never logged a key or the admin token (docs/protocol.md#privacy)', () => {
     expect(usedKeys.length).toBeGreaterThan(0);
     const secrets = [...usedKeys.flatMap(keySpellings), ADMIN_TOKEN];
     expect(lines.length).toBeGreaterThan(5);

@@ -8,10 +8,10 @@ import { spawnServe } from './cli-process.js';
 import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './serve-processes.js';
 
 /**
- * Issue 4, "Shared limit": DESIGN 5's 30 accepted verdict calls per client per minute hold across
- * processes, because on PostgreSQL the limiter's windows live in the database. 40 calls from one
- * client address, sent at once and alternated over two `licence serve` processes: exactly 30 are
- * answered 200 and 10 are 429 with Retry-After, whichever process each one reached.
+ * Shared limit: the 30 accepted verdict calls (docs/protocol.md#rate-limit) per client per minute
+ * hold across processes, because on PostgreSQL the limiter's windows live in the database. 40 calls
+ * from one client address, sent at once and alternated over two `licence serve` processes: exactly
+ * 30 are answered 200 and 10 are 429 with Retry-After, whichever process each one reached.
  */
 
 const postgres = await throwawayPostgres('koa-server shared rate limit on PostgreSQL');
@@ -49,7 +49,7 @@ describe.skipIf(!postgres.available)('two processes on one PostgreSQL database s
       // Each process got 20 calls: a limit kept per process would have accepted all 40.
       expect(accepted).toHaveLength(LIMIT);
       expect(limited).toHaveLength(CALLS - LIMIT);
-      // The 200s are signed verdicts (an unknown key: a signed refusal, DESIGN 2.5).
+      // The 200s are signed verdicts (an unknown key: a signed refusal, docs/protocol.md#verdict).
       for (const answer of accepted) {
         expect(verifyEnvelope(JSON.parse(answer.text), [servers[0]?.publicKey ?? ''], { hote: 'boutique.exemple.fr' })).toBe(true);
       }

@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 
 /**
  * Opens a SQLite file directly, to check what the store really wrote (the purge test reads
- * `request_log.ip`) or to break a row on purpose (a corrupt record must be a 500, DESIGN 2).
+ * `request_log.ip`) or to break a row on purpose (a corrupt record must be a 500,
+ * docs/protocol.md#errors).
  *
  * better-sqlite3 is a dependency of @licence/store-sqlite, not of this app, so it is loaded from
  * that package's folder; the few members used are typed here. (If the app lists it as a dev

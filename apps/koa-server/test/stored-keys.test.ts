@@ -7,10 +7,10 @@ import { startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
 
 /**
- * DESIGN 3: "keys are stored as SHA-256 of the normalised key plus the last four characters for
- * display; the full key is shown once, at issue". Keys issued, regenerated and transferred over
- * the real admin API, then the SQLite file read directly: no column of any row of `keys` holds a
- * key, in its normalised or its formatted form.
+ * docs/protocol.md#key-lifecycle: keys are stored as SHA-256 of the normalised key plus the last
+ * four characters for display; the full key is shown once, at issue. Keys issued, regenerated and
+ * transferred over the real admin API, then the SQLite file read directly: no column of any row of
+ * `keys` holds a key, in its normalised or its formatted form.
  */
 
 let server: TestServer;
@@ -32,7 +32,7 @@ function cleOf(answer: Record<string, unknown>): string {
 
 const sha256hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-describe('keys at rest in the SQLite file (DESIGN 3)', () => {
+describe('keys at rest in the SQLite file (docs/protocol.md#key-lifecycle)', () => {
   it('holds each key as its SHA-256 and last four characters, never the key itself', async () => {
     await admin('/admin/products', { id: 'theme', author: 'atelier', name: 'Thème' });
     const buyer = cleOf(await admin('/admin/keys', { produit: 'theme', kind: 'buyer', sites: 2 }));

@@ -31,8 +31,9 @@ const signatureKeys = loadSignatureVectors().keys;
 export const TEST_SEED = decodeBase64(signatureKeys.primary.seed, 'seed', 32);
 export const TEST_PUBLIC_KEY = signatureKeys.primary.publicKey;
 
-// A product User-Agent that the DESIGN 5 filter lets through, and the service clock the test moves
-// (the port speaks milliseconds): shared with the Lambda suite through @licence/http-vector-runner.
+// A product User-Agent that the filter of docs/protocol.md#user-agent-filter lets through, and the
+// service clock the test moves (the port speaks milliseconds): shared with the Lambda suite through
+// @licence/http-vector-runner.
 export { createTestClock, PRODUCT_UA } from '@licence/http-vector-runner';
 export type { TestClock } from '@licence/http-vector-runner';
 
@@ -45,7 +46,7 @@ export interface TestServerOptions {
   /** Keep Node's default request timeout unless a test needs another. */
   readonly requestTimeoutMs?: number;
   /**
-   * Default 'sqlite' (a temporary file, the memory rate limiter). 'postgres' (issue 4): the store
+   * Default 'sqlite' (a temporary file, the memory rate limiter). 'postgres': the store
    * and the PostgreSQL rate limiter of @licence/store-postgres on `databaseUrl`, as `licence serve`
    * runs with DATABASE_URL.
    */

@@ -5,10 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServe } from './cli-process.js';
 
 /**
- * DESIGN 5, 7: `TRUST_PROXY` from the environment reaches the running server. `licence serve` is
- * started as users start it (a child process, dist/cli.js) with `TRUST_PROXY=1`: the loopback
- * peer is then one trusted hop, so the rate limit (30 per client in 60 s) counts the address in
- * `X-Forwarded-For`, not the socket's.
+ * docs/protocol.md#client-address, #configuration: `TRUST_PROXY` from the environment reaches the
+ * running server. `licence serve` is started as users start it (a child process, dist/cli.js) with
+ * `TRUST_PROXY=1`: the loopback peer is then one trusted hop, so the rate limit (30 per client in
+ * 60 s) counts the address in `X-Forwarded-For`, not the socket's.
  */
 
 const root = mkdtempSync(join(tmpdir(), 'licence-trust-proxy-'));

@@ -1,5 +1,5 @@
 // @ts-check
-// `pnpm bench` in apps/lambda (issue 5, "Benchmark"; a report, not a test). Prints one table:
+// `pnpm bench` in apps/lambda (a report, not a test). Prints one table:
 // - the bundle's size (dist/lambda/index.mjs, built here by scripts/bundle.mjs);
 // - cold start: a fresh node process loads the bundle and answers its first event, store connection
 //   and first queries included (BENCH_COLD samples, default 15), on a throwaway PostgreSQL on
@@ -8,7 +8,7 @@
 // - warm invocation: the Lambda handler around a service beside that service's own handling of the
 //   same request (the adapter's overhead, paired per round), the bundle's own handler, the Koa
 //   server over loopback HTTP (bench/warm-child.mjs), and the adapter's own steps timed alone.
-// Targets (issue 5): bundle < 1 MB, cold start < 300 ms, warm overhead over the service < 0.2 ms.
+// Targets: bundle < 1 MB, cold start < 300 ms, warm overhead over the service < 0.2 ms.
 // Needs `pnpm build` first (turbo's bench task depends on it) and PostgreSQL's binaries (without
 // them only the size is printed).
 import { spawn } from 'node:child_process';

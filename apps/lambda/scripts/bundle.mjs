@@ -1,5 +1,5 @@
 // @ts-check
-// The single-file bundle AWS Lambda runs (issue 5): src/handler.ts and everything it imports
+// The single-file bundle AWS Lambda runs: src/handler.ts and everything it imports
 // (core, service, store-postgres, pg) in ONE file, dist/lambda/index.mjs, whose `handler` export
 // is template.yaml's `index.handler`. `node scripts/bundle.mjs` builds it and prints its size.
 import { statSync } from 'node:fs';

@@ -20,8 +20,8 @@ export type CreateLambdaHandlerOptions =
   /** A service built by the caller (tests, or an app that wires its own store). */
   | { readonly service: Service; readonly logger?: Logger }
   /**
-   * The environment of DESIGN 7, read on the first invocation (the default `handler` passes
-   * process.env). `now` and `random` exist for tests (a clock the test moves).
+   * The environment of docs/protocol.md#configuration, read on the first invocation (the default
+   * `handler` passes process.env). `now` and `random` exist for tests (a clock the test moves).
    */
   | {
       readonly env: Environment;
@@ -32,7 +32,7 @@ export type CreateLambdaHandlerOptions =
       readonly cwd?: string;
     };
 
-/** The daily purge's answer to its schedule (DESIGN 4). */
+/** The daily purge's answer to its schedule (docs/protocol.md#privacy). */
 export interface PurgeResult {
   readonly erased: number;
 }
@@ -49,11 +49,11 @@ export interface LambdaHandler {
 }
 
 /**
- * The Lambda handler, in three small steps per request (DESIGN 1; STYLE.md, hono's adapter):
- * `toServiceRequest`, `service.handle`, `toLambdaResult`.
+ * The Lambda handler, in three small steps per request (CONTRIBUTING.md#architecture, as
+ * hono's adapter does): `toServiceRequest`, `service.handle`, `toLambdaResult`.
  *
  * The runtime (signer, PostgreSQL pool, service) is opened once per container, on the first
- * invocation, and reused by every later one (issue 5). When it cannot open, that invocation
+ * invocation, and reused by every later one. When it cannot open, that invocation
  * answers a 5xx problem and the log names the variable; the NEXT invocation tries again: an
  * operator who fixes the function's environment gets new containers anyway, and a database that
  * was briefly unreachable is reached on the next request rather than never. Concurrent first
@@ -124,15 +124,16 @@ async function answer(
       ({ service } = await runtime());
     } catch (error) {
       if (!(error instanceof RuntimeOpenError)) throw error;
-      // One line per cause, each naming its variable (DESIGN 7), on every invocation until fixed.
+      // One line per cause, each naming its variable (docs/protocol.md#configuration), on every
+      // invocation until fixed.
       for (const line of error.lines) logger.error({ requestId, status: error.status, variable: variableOf(line) }, line);
       return { result: toLambdaResult(classified, faultResponse(error.status, path)), method, route };
     }
     const response = await service.handle(request);
     return { result: toLambdaResult(classified, response), method, route };
   } catch (error) {
-    // DESIGN 2: a fault of ours is a 5xx problem, never a signed refusal. Only the error's name
-    // and message are logged, never the event (it may hold a key).
+    // docs/protocol.md#errors: a fault of ours is a 5xx problem, never a signed refusal. Only the
+    // error's name and message are logged, never the event (it may hold a key).
     logger.error({ requestId, method, route, err: describeError(error) }, 'request failed');
     return { result: toLambdaResult(classified, faultResponse(500, path)), method, route };
   }
@@ -152,9 +153,9 @@ async function open(
 }
 
 /**
- * DESIGN 4: erase client addresses older than twelve months, on the daily schedule. A failure
- * REJECTS (after its log lines): the invocation is then marked failed, so EventBridge retries it
- * and a CloudWatch alarm on the function's errors sees it.
+ * docs/protocol.md#privacy: erase client addresses older than twelve months, on the daily schedule.
+ * A failure REJECTS (after its log lines): the invocation is then marked failed, so EventBridge
+ * retries it and a CloudWatch alarm on the function's errors sees it.
  */
 async function purge(runtime: () => Promise<LambdaRuntime>, logger: Logger, requestId: string | undefined): Promise<PurgeResult> {
   try {

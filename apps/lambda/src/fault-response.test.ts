@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { faultResponse, notAnHttpEventResponse } from './fault-response.js';
 
-describe('faultResponse (DESIGN 2: a fault is a 5xx problem, never a signed refusal)', () => {
+describe('faultResponse (docs/protocol.md#errors: a fault is a 5xx problem, never a signed refusal)', () => {
   it('500 internal-error and 503 service-unavailable, problem+json, no-store, nothing of the cause', () => {
     const internal = faultResponse(500, '/admin/keys');
     expect(internal.status).toBe(500);

@@ -4,10 +4,11 @@ import type { ServiceResponse } from '@licence/service';
 /**
  * The answer when the service itself cannot run (its configuration is missing or bad, its
  * database did not open) or a fault escaped it: an RFC 9457 problem of the service's own types,
- * `internal-error` (500) or `service-unavailable` (503). NEVER a signed refusal (DESIGN 2: only a
- * real verdict may stop a product; a client keeps its cached verdict on a 5xx, DESIGN 6). The
- * detail says nothing of the cause: that is in the log line, for the operator. The public
- * endpoint's answers carry CORS, errors included (DESIGN 2), so these do too.
+ * `internal-error` (500) or `service-unavailable` (503). NEVER a signed refusal
+ * (docs/protocol.md#errors: only a real verdict may stop a product; a client keeps its cached
+ * verdict on a 5xx, docs/protocol.md#clients). The detail says nothing of the cause: that is in the
+ * log line, for the operator. The public endpoint's answers carry CORS, errors included
+ * (docs/protocol.md#request), so these do too.
  */
 export function faultResponse(status: 500 | 503, path: string): ServiceResponse {
   const body =

@@ -1,7 +1,7 @@
 // @licence/lambda: the AWS Lambda adapter (API Gateway REST and HTTP API, Function URLs, ALB).
 // This file only re-exports; the deployed entry point is handler.ts (bundled to dist/lambda/index.mjs).
 
-// The handler and its three steps (DESIGN 1)
+// The handler and its three steps (CONTRIBUTING.md#architecture)
 export { createLambdaHandler } from './create-lambda-handler.js';
 export type { CreateLambdaHandlerOptions, LambdaHandler, PurgeResult } from './create-lambda-handler.js';
 export { classifyEvent, isScheduledEvent } from './lambda-event.js';
@@ -11,7 +11,7 @@ export { hasMultiValueHeaders, statusDescription, toLambdaResult } from './to-la
 export type { LambdaHttpResult } from './to-lambda-result.js';
 export { faultResponse } from './fault-response.js';
 
-// Configuration (DESIGN 7) and the runtime a container keeps
+// Configuration (docs/protocol.md#configuration) and the runtime a container keeps
 export { loadLambdaConfig } from './lambda-config.js';
 export type { Environment, LambdaConfig, LambdaConfigResult, SigningKeySource } from './lambda-config.js';
 // The environment values every adapter reads alike (@licence/service, config-values.ts).

@@ -6,7 +6,7 @@ function capture(level: Parameters<typeof createJsonLogger>[0]['level']) {
   return { lines, logger: createJsonLogger({ level, write: (line) => lines.push(line), now: () => 1795342440000 }) };
 }
 
-describe('createJsonLogger (DESIGN 4, 5: no key, signing key or token in a log line)', () => {
+describe('createJsonLogger (docs/protocol.md#privacy: no key, signing key or token in a log line)', () => {
   it("writes pino's fields: level number, time, the fields, msg", () => {
     const { lines, logger } = capture('info');
     logger.info({ route: '/api/licence', status: 200 }, 'request');

@@ -5,11 +5,11 @@ import type { LogLevel } from '@licence/service';
  * JSON lines on stdout, which Lambda sends to CloudWatch Logs as they are. The fields are pino's
  * (`level` as a number, `time` in ms, `msg`), so the Koa server's lines and these read alike in
  * one log tool. Not pino itself: the function logs a handful of lines per request, and a bundle
- * without pino's worker-thread transports stays small and starts faster (issue 5: bundle size and
+ * without pino's worker-thread transports stays small and starts faster (bundle size and
  * cold start are measured).
  *
- * The net under DESIGN 4 and 5 (no key, no signing key, no token in a log line), as the Koa
- * server's logger: these fields are redacted at the top level and two levels down.
+ * The net under docs/protocol.md#privacy (no key, no signing key, no token in a log line), as the
+ * Koa server's logger: these fields are redacted at the top level and two levels down.
  */
 export const REDACTED_FIELDS: readonly string[] = ['authorization', 'cle', 'signingKey', 'seed', 'token', 'adminToken'];
 

@@ -13,7 +13,7 @@ function errorsOf(env: Environment): readonly string[] {
   return result.ok ? [] : result.errors;
 }
 
-describe('loadLambdaConfig (DESIGN 7 names)', () => {
+describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () => {
   it('reads a complete environment', () => {
     const result = loadLambdaConfig({ ...BASE, LICENCE_ADMIN_TOKEN: ' a-long-enough-token ', TRUST_PROXY: '10.0.0.0/8, loopback', LOG_LEVEL: 'WARN' }, '/var/task');
     expect(result.ok).toBe(true);

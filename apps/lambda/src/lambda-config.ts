@@ -3,8 +3,8 @@ import { decodeSeed, isPostgresUrl, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel, parse
 import type { LogLevel, TrustProxy } from '@licence/service';
 
 /**
- * The function's configuration, from the environment names of DESIGN 7 (the Koa server's names;
- * scripts and docs rely on them). What differs from the Koa server, and why:
+ * The function's configuration, from the environment names of docs/protocol.md#configuration (the
+ * Koa server's names; scripts and docs rely on them). What differs from the Koa server, and why:
  *
  * - `DATABASE_URL` is REQUIRED: a Lambda has no lasting disk for the embedded SQLite file.
  * - A signing key is REQUIRED (`LICENCE_SIGNING_KEY`, or `LICENCE_SIGNING_KEY_FILE`): there is no
@@ -14,7 +14,8 @@ import type { LogLevel, TrustProxy } from '@licence/service';
  *   HOST and PORT for its own listening address).
  *
  * Pure: handed the environment and a working directory, never touching the disk. Every bad value
- * gives ONE line naming the variable and never the value of a secret (DESIGN 7; DESIGN 5).
+ * gives ONE line naming the variable and never the value of a secret
+ * (docs/protocol.md#configuration).
  */
 
 
@@ -28,7 +29,7 @@ export interface LambdaConfig {
   /** postgres://... Holds a password: never print it. */
   readonly databaseUrl: string;
   readonly signingKey: SigningKeySource;
-  /** Undefined: the admin API is off (DESIGN 5). */
+  /** Undefined: the admin API is off (docs/protocol.md#administration). */
   readonly adminToken: string | undefined;
   readonly trustProxy: TrustProxy | undefined;
   readonly logLevel: LogLevel;

@@ -1,7 +1,7 @@
 import type { ALBEvent, APIGatewayProxyEvent, APIGatewayProxyEventV2, ScheduledEvent } from 'aws-lambda';
 
 /**
- * The event shapes the adapter reads (DESIGN 1; issue 5), with AWS's own types from
+ * The event shapes the adapter reads (CONTRIBUTING.md#architecture), with AWS's own types from
  * @types/aws-lambda (a dev dependency: types only, nothing of it is bundled):
  *
  * - `rest`: API Gateway REST API, Lambda proxy integration (payload 1.0). An HTTP API with payload
@@ -49,7 +49,8 @@ export function classifyEvent(event: unknown): ClassifiedEvent | null {
 
 /**
  * An EventBridge schedule (`rate(1 day)` in template.yaml): the daily purge of client addresses
- * older than twelve months (DESIGN 4), which a server runs on a timer and a Lambda on a schedule.
+ * older than twelve months (docs/protocol.md#privacy), which a server runs on a timer and a Lambda
+ * on a schedule.
  */
 export function isScheduledEvent(event: unknown): event is ScheduledEvent {
   return isObject(event) && event.source === 'aws.events' && event['detail-type'] === 'Scheduled Event';

@@ -6,9 +6,9 @@ import { startLocalRunner } from './local-runner.js';
 /**
  * `pnpm --filter @licence/lambda local`: the function on this machine, configured exactly as on
  * AWS (DATABASE_URL, LICENCE_SIGNING_KEY or LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN,
- * TRUST_PROXY, LOG_LEVEL), served over HTTP on HOST:PORT (DESIGN 7's names and defaults:
- * 127.0.0.1:8080), each request as an HTTP API event. For trying the function before deploying
- * it; not a production server (that is `licence serve`).
+ * TRUST_PROXY, LOG_LEVEL), served over HTTP on HOST:PORT (the names and defaults of
+ * docs/protocol.md#configuration: 127.0.0.1:8080), each request as an HTTP API event. For trying
+ * the function before deploying it; not a production server (that is `licence serve`).
  */
 async function main(): Promise<void> {
   const level = parseLogLevel(process.env.LOG_LEVEL);

@@ -7,7 +7,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 /**
  * The handler served over HTTP on loopback, each request turned into the event an HTTP API
  * (payload 2.0, `$default` stage) would send and the result turned back the way the HTTP API
- * would answer (issue 5): the same HTTP vectors then run against Lambda as against Koa, and an
+ * would answer: the same HTTP vectors then run against Lambda as against Koa, and an
  * author can try the function with curl before deploying it.
  */
 

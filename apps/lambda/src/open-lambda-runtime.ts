@@ -12,14 +12,14 @@ import type { LambdaConfig } from './lambda-config.js';
  * A Lambda container serves ONE request at a time (AWS runs more containers for more requests),
  * so its pool needs one connection for the request and one for the rate limiter's background
  * sweep. Many containers share the database's max_connections: a small pool per container is what
- * lets a burst of containers fit (issue 5: "a small pool").
+ * lets a burst of containers fit.
  */
 export const LAMBDA_POOL_MAX = 2;
 
 /** What a container keeps between invocations: the service and how to close its pool. */
 export interface LambdaRuntime {
   readonly service: Service;
-  /** base64 of the signing key's public half: what products trust (DESIGN 5). */
+  /** base64 of the signing key's public half: what products trust (docs/protocol.md#signature). */
   readonly publicKey: string;
   close(): Promise<void>;
 }

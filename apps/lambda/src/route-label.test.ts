@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routeLabel } from './route-label.js';
 
-describe('routeLabel (DESIGN 4: no path, no key in a log line)', () => {
+describe('routeLabel (docs/protocol.md#privacy: no path, no key in a log line)', () => {
   it('names the public paths and /healthz as they are', () => {
     for (const path of ['/api/licence', '/api/license', '/healthz']) expect(routeLabel(path)).toBe(path);
   });

@@ -7,9 +7,10 @@ import type { ClassifiedEvent } from './lambda-event.js';
 export type LambdaHttpResult = APIGatewayProxyResult | APIGatewayProxyStructuredResultV2 | ALBResult;
 
 /**
- * Step 3 of the adapter (DESIGN 1; hono's `createResult`): the service's `{status, headers, body}`
- * as the result its integration expects. The service's body is always text (JSON, problem+json
- * or empty), so `isBase64Encoded` is false, said explicitly: an HTTP API would otherwise guess.
+ * Step 3 of the adapter (CONTRIBUTING.md#architecture; hono's `createResult`): the service's
+ * `{status, headers, body}` as the result its integration expects. The service's body is always
+ * text (JSON, problem+json or empty), so `isBase64Encoded` is false, said explicitly: an HTTP API
+ * would otherwise guess.
  *
  * - REST API: `multiValueHeaders` when the event had them (API Gateway merges `headers` and
  *   `multiValueHeaders`, so exactly one of them is sent), else `headers`.

@@ -2,9 +2,9 @@ import type { ServiceRequest } from '@licence/service';
 import type { ClassifiedEvent } from './lambda-event.js';
 
 /**
- * Step 1 of the adapter (DESIGN 1; hono's `createRequest`): an API Gateway, Function URL or ALB
- * event as the service's HTTP-agnostic `{method, path, headers, body, ip}`. Pure: every piece is
- * an exported function of the event, tested on its own.
+ * Step 1 of the adapter (CONTRIBUTING.md#architecture; hono's `createRequest`): an API Gateway,
+ * Function URL or ALB event as the service's HTTP-agnostic `{method, path, headers, body, ip}`.
+ * Pure: every piece is an exported function of the event, tested on its own.
  */
 export function toServiceRequest(classified: ClassifiedEvent): ServiceRequest {
   const headers = requestHeaders(classified);
@@ -92,8 +92,8 @@ function withoutStage(path: string, stage: unknown): string {
 }
 
 /**
- * The client address for the rate limit and the request log (DESIGN 5), and the
- * `X-Forwarded-For` the service may read with TRUST_PROXY, shaped so that TRUST_PROXY means
+ * The client address for the rate limit and the request log (docs/protocol.md#client-address), and
+ * the `X-Forwarded-For` the service may read with TRUST_PROXY, shaped so that TRUST_PROXY means
  * what it means behind Koa: the proxies in front of the one that called us.
  *
  * - API Gateway (REST and HTTP API) and Function URLs: the peer of AWS's front door is
@@ -126,7 +126,7 @@ export function clientAddress(
  * The body's bytes. API Gateway and ALBs send a body as text, or as base64 with
  * `isBase64Encoded` (a binary media type, or any body of an HTTP API or a Function URL that is
  * not text). No body is zero bytes (the service answers 400 for it on the public endpoint). The
- * size check is the service's (DESIGN 2: 413 at its place in the order of checks).
+ * size check is the service's (docs/protocol.md#request: 413 at its place in the order of checks).
  */
 export function requestBody(event: { readonly body?: string | null | undefined; readonly isBase64Encoded?: boolean }): Uint8Array {
   const { body } = event;

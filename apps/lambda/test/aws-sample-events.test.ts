@@ -9,12 +9,12 @@ import type { LambdaHarness } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
- * Issue 5: every AWS sample event of ../shared/vectors/external/aws-lambda-events/ (aws-lambda-go's
- * testdata: REST v1, HTTP API v2 with four authorizer set-ups, a Function URL, ALB with single and
- * multi-value headers), its method, path and body replaced by a real verification request and
- * everything else kept (authorizers, stage, cookies, certificates...), answered by the real
- * handler on PostgreSQL: a signed verdict (core's verifyEnvelope) in the result shape that
- * integration expects.
+ * Every AWS sample event of packages/vectors/external/aws-lambda-events/ (aws-lambda-go's
+ * testdata, see packages/vectors/external/README.md: REST v1, HTTP API v2 with four authorizer
+ * set-ups, a Function URL, ALB with single and multi-value headers), its method, path and body
+ * replaced by a real verification request and everything else kept (authorizers, stage, cookies,
+ * certificates...), answered by the real handler on PostgreSQL: a signed verdict (core's
+ * verifyEnvelope) in the result shape that integration expects.
  */
 
 const postgres = await throwawayPostgres('lambda AWS sample events');
@@ -67,7 +67,8 @@ function asVerification(sample: Sample, body: string): Record<string, unknown> {
     }
   }
   setHeader(event, 'content-type', 'application/json');
-  // Some samples carry curl's User-Agent, which DESIGN 5 filters (403): a product sends its own.
+  // Some samples carry curl's User-Agent, which docs/protocol.md#user-agent-filter filters (403): a
+  // product sends its own.
   setHeader(event, 'user-agent', PRODUCT_UA);
   event.body = body;
   event.isBase64Encoded = false;
@@ -112,13 +113,14 @@ describe.skipIf(!postgres.available)('AWS sample events answered with a signed v
       else expect(result.raw).not.toHaveProperty('statusDescription');
       expect(result.headers['access-control-allow-origin']).toBe('*');
 
-      // A signed verdict for this host, product and call (DESIGN 2.4), and a positive one: the key binds this site.
+      // A signed verdict for this host, product and call (docs/protocol.md#product-and-nonce), and
+      // a positive one: the key binds this site.
       expect(verifyEnvelope(result.json, [harness.publicKey], { hote: `sample-${index}.fr`, produit: 'mon-theme', nonce })).toBe(true);
       expect(result.json).toMatchObject({ donnees: { ok: true, motif: '', domaine: `sample-${index}.fr`, hote: `sample-${index}.fr` } });
     });
   }
 
-  it('logged one request line per event, and no key nor the admin token (DESIGN 4)', () => {
+  it('logged one request line per event, and no key nor the admin token (docs/protocol.md#privacy)', () => {
     const requests = harness.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'request' && entry.route === '/api/licence');
     expect(requests).toHaveLength(SAMPLES.length);
     expect(requests.every((entry) => entry.status === 200 && entry.method === 'POST')).toBe(true);

@@ -13,7 +13,7 @@ import { TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
- * Issue 5: the single-file bundle (dist/lambda/index.mjs, built by the suite's globalSetup with
+ * The single-file bundle (dist/lambda/index.mjs, built by the suite's globalSetup with
  * scripts/bundle.mjs, as `pnpm build` builds it) is what AWS runs. Here it is copied alone into an
  * empty folder outside the repository (so nothing can be found in a node_modules) and loaded by
  * plain `node`, which hands it events as the Lambda runtime would, on a real PostgreSQL.

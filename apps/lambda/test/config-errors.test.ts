@@ -11,9 +11,10 @@ import { TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
- * Issue 5: a missing or bad configuration answers 500 problem+json (503 for a database that does
+ * A missing or bad configuration answers 500 problem+json (503 for a database that does
  * not answer), with a log line naming the variable and never a secret's value, and NEVER a signed
- * refusal (DESIGN 2). The next invocation tries again, so fixing the environment is enough.
+ * refusal (docs/protocol.md#errors). The next invocation tries again, so fixing the environment is
+ * enough.
  */
 
 const postgres = await throwawayPostgres('lambda configuration errors');

@@ -9,7 +9,7 @@ import { lambdaHarness } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
- * Issue 5: the store, signer and service are created once per container, lazily on the first
+ * The store, signer and service are created once per container, lazily on the first
  * invocation, and reused by the later ones; the pool is small. `licence service ready` is logged
  * once per opening, so counting it counts openings.
  */

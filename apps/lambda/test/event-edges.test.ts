@@ -9,9 +9,9 @@ import type { LambdaHarness } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
- * The edges of issue 5 through the real handler on PostgreSQL: a base64 body, a stage prefix in the
- * path (REST on a custom domain, HTTP API on a named stage), multi-value headers, and the client
- * address each integration gives the rate limit (DESIGN 5).
+ * The edges of the Lambda events through the real handler on PostgreSQL: a base64 body, a stage
+ * prefix in the path (REST on a custom domain, HTTP API on a named stage), multi-value headers, and
+ * the client address each integration gives the rate limit (docs/protocol.md#client-address).
  */
 
 const postgres = await throwawayPostgres('lambda event edges');
@@ -166,7 +166,7 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
     }
   });
 
-  it('the daily schedule runs the purge and answers the count (DESIGN 4)', async () => {
+  it('the daily schedule runs the purge and answers the count (docs/protocol.md#privacy)', async () => {
     // An EventBridge schedule's event, as the `Purge` rule of template.yaml sends it.
     const scheduled = {
       version: '0',

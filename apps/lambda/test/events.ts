@@ -3,7 +3,7 @@ import { isRecord } from '@licence/http-vector-runner';
 
 /** Building and reading events and results in tests. */
 
-/** A product User-Agent the DESIGN 5 filter lets through. */
+/** A product User-Agent the filter of docs/protocol.md#user-agent-filter lets through. */
 export const PRODUCT_UA = 'LambdaTest/1.0 (+https://exemple.fr)';
 
 /** A minimal HTTP API (payload 2.0) event, as an HTTP API on its `$default` stage sends it. */

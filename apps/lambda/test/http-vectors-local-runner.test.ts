@@ -7,7 +7,7 @@ import { lambdaHarness } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
- * Issue 5: every case of packages/vectors/cases/http.json against the Lambda handler, over HTTP on
+ * Every case of packages/vectors/cases/http.json against the Lambda handler, over HTTP on
  * loopback through the local runner (each request an HTTP API v2 event, the socket's address as
  * its sourceIp), on a real PostgreSQL: one throwaway cluster for the file, a fresh database and a
  * fresh handler (a new "container") per case, the clock at the file's `clockStart`. The same

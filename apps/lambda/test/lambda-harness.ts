@@ -8,9 +8,10 @@ import { createJsonLogger } from '../src/json-logger.js';
 import type { Environment } from '../src/lambda-config.js';
 
 /**
- * The handler as the function runs it: configured from an environment of DESIGN 7 (the TEST ONLY
- * seed of signatures.json as LICENCE_SIGNING_KEY, a database of a throwaway cluster as
- * DATABASE_URL), on a clock the test moves, its JSON log lines kept in memory.
+ * The handler as the function runs it: configured from an environment of
+ * docs/protocol.md#configuration (the TEST ONLY seed of signatures.json as LICENCE_SIGNING_KEY, a
+ * database of a throwaway cluster as DATABASE_URL), on a clock the test moves, its JSON log lines
+ * kept in memory.
  */
 
 const keys = loadSignatureVectors().keys;

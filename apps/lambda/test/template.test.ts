@@ -11,14 +11,14 @@ import { loadLambdaConfig } from '../src/lambda-config.js';
 /**
  * template.yaml cannot be deployed here (no AWS account): it is checked as what it is, a YAML
  * document (with CloudFormation's short tags), against the bundle, the service's routes and the
- * environment names of DESIGN 7.
+ * environment names of docs/protocol.md#configuration.
  */
 
 const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATE = join(APP_DIR, 'template.yaml');
 
-/** DESIGN 7: the fixed environment names (scripts and docs rely on them). */
-const DESIGN_7_NAMES = ['HOST', 'PORT', 'LICENCE_DATA_DIR', 'DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_SIGNING_KEY_FILE', 'LICENCE_ADMIN_TOKEN', 'TRUST_PROXY', 'LOG_LEVEL'];
+/** docs/protocol.md#configuration: the fixed environment names (scripts and docs rely on them). */
+const CONFIGURATION_NAMES = ['HOST', 'PORT', 'LICENCE_DATA_DIR', 'DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_SIGNING_KEY_FILE', 'LICENCE_ADMIN_TOKEN', 'TRUST_PROXY', 'LOG_LEVEL'];
 
 /** CloudFormation's short forms: scalars as their long form, the others as their sequence. */
 const CLOUDFORMATION_TAGS: Tags = [
@@ -67,11 +67,11 @@ describe('template.yaml (AWS SAM)', () => {
     expect(fn.Timeout).toBeGreaterThan(4);
   });
 
-  it('every environment variable is a DESIGN 7 name the function reads, from a parameter; secrets are NoEcho', () => {
+  it('every environment variable is a name of docs/protocol.md#configuration the function reads, from a parameter; secrets are NoEcho', () => {
     const variables = record(record(fn.Environment, 'Environment').Variables, 'Variables');
     const names = Object.keys(variables);
     expect(names.length).toBeGreaterThan(0);
-    for (const name of names) expect(DESIGN_7_NAMES).toContain(name);
+    for (const name of names) expect(CONFIGURATION_NAMES).toContain(name);
     // Each is read: a bad value of it makes the configuration name it.
     for (const name of names) {
       const loaded = loadLambdaConfig({ [name]: 'x' }, '/');

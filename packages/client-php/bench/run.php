@@ -5,7 +5,7 @@
  * - valide() on a fresh cache (new instance each time: constructor, host normalisation, cache file
  *   read, canonical form, Ed25519 check), with sodium and with the pure-PHP verifier;
  * - one Ed25519 verification alone, sodium and pure PHP.
- * Targets (issue 7): under 1 ms per valide() with sodium, under 50 ms with the pure verifier.
+ * Targets: under 1 ms per valide() with sodium, under 50 ms with the pure verifier.
  * The verdict is signed here with the TEST ONLY seed of packages/vectors (never a real key).
  */
 

@@ -1,5 +1,5 @@
 // The package's `test` script: runs the PHP suite (test/run.php) with the machine's php. Like the
-// PostgreSQL tests (issue 4), a machine without php skips it with one loud line outside CI, and
+// PostgreSQL tests, a machine without php skips it with one loud line outside CI, and
 // fails in CI (CI=true), where the PHP suite must run, never skip (.ci/run installs php-cli).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

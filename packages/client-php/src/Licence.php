@@ -8,13 +8,15 @@
  *     if (!$licence->valide()) { afficher($licence->message()); return; }
  *     if ($licence->essai()) { afficherDiscretement($licence->message()); }
  *
- * It follows the spec's client rules ("Client verdict states") and DESIGN.md section 6, exactly as
- * the TypeScript client does: the same vectors (packages/vectors) prove both. It verifies every
- * answer (Ed25519 over the canonical form of `donnees`, DESIGN 2.6) with sodium when the
- * extension is there (PHP 7.2+), else with the pure-PHP RFC 8032 verifier at the end of this file.
+ * It follows the client rules of docs/protocol.md#clients in the licence service repository,
+ * exactly as the TypeScript client does: the same vectors (packages/vectors) prove both. It
+ * verifies every answer (Ed25519 over the canonical form of `donnees`, protocol.md#canonical-form)
+ * with sodium when the extension is there (PHP 7.2+), else with the pure-PHP RFC 8032 verifier at
+ * the end of this file.
  *
  * Set PRODUIT, CLES_PUBLIQUES and URL below once, or pass them as options. README.md lists every
- * option. Messages and comments cite DESIGN.md and the spec; English comments, French API.
+ * option. Comments below cite its sections in the short form protocol.md#...; English comments,
+ * French API.
  */
 class Licence
 {
@@ -22,12 +24,12 @@ class Licence
     // To set once by the product's author (or pass the options of the same names).
     // ---------------------------------------------------------------------------------------------
 
-    /** Your product's id on the service ([a-z0-9._-], 1 to 64 characters, DESIGN 2.4). */
+    /** Your product's id on the service ([a-z0-9._-], 1 to 64 characters, protocol.md#product-and-nonce). */
     const PRODUIT = '';
 
     /**
      * The service's public key(s), base64 of 32 bytes, separated by spaces or commas. Give two
-     * during a key rotation (DESIGN 2.4): a verdict signed by either is accepted.
+     * during a key rotation (protocol.md#signature): a verdict signed by either is accepted.
      */
     const CLES_PUBLIQUES = '';
 
@@ -38,19 +40,19 @@ class Licence
 
     const VERSION = '1.0.0';
 
-    /** Spec "Limits": client HTTP timeout, seconds. */
+    /** protocol.md#limits: client HTTP timeout, seconds. */
     const DELAI = 6;
-    /** DESIGN 6: the first back-off after a failed call, seconds (5 min, doubling). */
+    /** protocol.md#back-off: the first back-off after a failed call, seconds (5 min, doubling). */
     const RECUL_BASE = 300;
-    /** DESIGN 6: the longest back-off, seconds (1 h); also the cap of Retry-After. */
+    /** protocol.md#back-off: the longest back-off, seconds (1 h); also the cap of Retry-After. */
     const RECUL_MAX = 3600;
     /** The shortest wait a Retry-After may ask for ("0" must not mean "call again in a loop"). */
     const ATTENTE_MIN = 1;
-    /** 2^53 - 1: the integers that JavaScript and PHP spell alike (DESIGN 2.6). */
+    /** 2^53 - 1: the integers that JavaScript and PHP spell alike (protocol.md#canonical-form). */
     const ENTIER_MAX = 9007199254740991;
     /** Canonical form: deeper nesting is refused, as core does. */
     const PROFONDEUR_MAX = 32;
-    /** DESIGN 2.1: a raw key longer than this (UTF-16 units, as JavaScript counts) is refused. */
+    /** protocol.md#key-normalisation: a raw key longer than this (UTF-16 units, as JavaScript counts) is refused. */
     const CLE_MAX = 1024;
     /** core normalize-host.ts: url length bound (UTF-16 units), DNS label and name lengths. */
     const URL_MAX = 2048;
@@ -135,7 +137,8 @@ class Licence
             throw new InvalidArgumentException('hote: no HTTP_HOST or SERVER_NAME here (command line?): pass the site address as the hote option');
         }
         // The service normalises the very string we send; we normalise it the same way
-        // (DESIGN 2.2) and require its answer to name that host (spec step 5).
+        // (protocol.md#host-normalisation) and require its answer to name that host
+        // (protocol.md#signature).
         try {
             $this->hote = self::normaliserHote($hote);
         } catch (InvalidArgumentException $erreur) {
@@ -188,13 +191,13 @@ class Licence
     }
 
     // ---------------------------------------------------------------------------------------------
-    // The API of the spec ("Client library"), plus two readers.
+    // The API of protocol.md#clients, plus two readers.
     // ---------------------------------------------------------------------------------------------
 
     /**
      * True when the product may run on this host. Only a signed refusal returns false; a service
-     * that cannot be reached never does (spec "What the service does" 8). The answer is kept by
-     * the instance: call it once per request (spec "Client recommendations").
+     * that cannot be reached never does (protocol.md#overview). The answer is kept by the
+     * instance: call it once per request (protocol.md#recommendations).
      *
      * @return bool
      */
@@ -216,7 +219,8 @@ class Licence
     }
 
     /**
-     * True on a development key or a test/staging host (DESIGN 2.3): show a discreet notice.
+     * True on a development key or a test/staging host (protocol.md#test-hosts): show a discreet
+     * notice.
      *
      * @return bool
      */
@@ -270,7 +274,7 @@ class Licence
         return json_decode(json_encode($this->resultat['donnees']), true);
     }
 
-    /** The normalised host this instance checks (DESIGN 2.2). */
+    /** The normalised host this instance checks (protocol.md#host-normalisation). */
     public function hote()
     {
         return $this->hote;
@@ -288,9 +292,9 @@ class Licence
             return $this->appliquer($etape, $fichier);
         }
 
-        // DESIGN 6: one refresher at a time. flock is released by the system when a process
-        // dies, so a crashed refresher never holds it for ever. A lock that cannot be opened (a
-        // read-only folder) does not stop the call: the cache simply cannot be written either.
+        // protocol.md#refresh-lock: one refresher at a time. flock is released by the system when a
+        // process dies, so a crashed refresher never holds it for ever. A lock that cannot be opened
+        // (a read-only folder) does not stop the call: the cache simply cannot be written either.
         $verrou = @fopen($fichier . '.lock', 'c');
         if ($verrou !== false) {
             @chmod($fichier . '.lock', 0600);
@@ -363,7 +367,7 @@ class Licence
         return $t;
     }
 
-    /** DESIGN 6: one file per (product, key, host); the name is a hash, never the key itself. */
+    /** protocol.md#cache: one file per (product, key, host); the name is a hash, never the key itself. */
     private function fichierCache()
     {
         $empreinte = hash('sha256', "licence-php/1\0" . $this->produit . "\0" . $this->cle . "\0" . $this->hote);
@@ -390,7 +394,7 @@ class Licence
         return $valeur === null && strtolower(trim($texte)) !== 'null' ? false : $valeur;
     }
 
-    /** DESIGN 6: written atomically (a temporary file renamed over the old one), mode 0600. */
+    /** protocol.md#cache: written atomically (a temporary file renamed over the old one), mode 0600. */
     private function ecrireCache($fichier, $record)
     {
         $texte = json_encode(array(
@@ -422,9 +426,9 @@ class Licence
     }
 
     /**
-     * One POST to the service (spec "POST {base_url}/api/licence"): `cle`, `url`, `produit` and a
-     * fresh `nonce` (DESIGN 2.4), a custom User-Agent (DESIGN 5: default ones get 403), a 6 s
-     * timeout (spec "Limits"). Returns the outcome etape() reads.
+     * One POST to the service (protocol.md#request): `cle`, `url`, `produit` and a fresh `nonce`
+     * (protocol.md#product-and-nonce), a custom User-Agent (protocol.md#user-agent-filter: default
+     * ones get 403), a 6 s timeout (protocol.md#limits). Returns the outcome etape() reads.
      */
     private function appeler($nonce)
     {
@@ -538,7 +542,7 @@ class Licence
         return array('type' => 'response', 'status' => $statut, 'body' => self::lireJson($texte), 'retryAfter' => $retryAfter);
     }
 
-    /** A response body as data: objects stay objects so {} and [] stay apart (DESIGN 2.6). */
+    /** A response body as data: objects stay objects so {} and [] stay apart (protocol.md#canonical-form). */
     private static function lireJson($texte)
     {
         if (!is_string($texte) || $texte === '') {
@@ -556,7 +560,7 @@ class Licence
         return $url . '/api/licence';
     }
 
-    /** DESIGN 2.4: `[A-Za-z0-9_-]{16,64}`, fresh for each call: 24 random bytes in base64url. */
+    /** protocol.md#product-and-nonce: `[A-Za-z0-9_-]{16,64}`, fresh for each call: 24 random bytes in base64url. */
     private static function nouveauNonce()
     {
         return rtrim(strtr(base64_encode(self::octetsAleatoires(24)), '+/', '-_'), '=');
@@ -608,8 +612,8 @@ class Licence
     // ---------------------------------------------------------------------------------------------
 
     /**
-     * DESIGN 2.1: keep ASCII letters and digits, fold to upper case. Over 1024 characters, empty,
-     * or nothing left is refused (the service would answer 400).
+     * protocol.md#key-normalisation: keep ASCII letters and digits, fold to upper case. Over 1024
+     * characters, empty, or nothing left is refused (the service would answer 400).
      *
      * @throws InvalidArgumentException
      */
@@ -632,11 +636,12 @@ class Licence
     }
 
     /**
-     * DESIGN 2.2, byte for byte what core's normalizeHost does: trim C0 controls and space, put
-     * `http://` in front unless a `scheme://` is there, read the host as the WHATWG URL parser
-     * does for http(s) (lower case, IDN to punycode with intl's UTS #46, percent-decoding, IPv4
-     * in all its forms, IPv6 compressed), refuse userinfo and other schemes, drop the port and one
-     * trailing dot, check the labels, remove one leading `www.` when a dot remains.
+     * protocol.md#host-normalisation, byte for byte what core's normalizeHost does: trim C0
+     * controls and space, put `http://` in front unless a `scheme://` is there, read the host as
+     * the WHATWG URL parser does for http(s) (lower case, IDN to punycode with intl's UTS #46,
+     * percent-decoding, IPv4 in all its forms, IPv6 compressed), refuse userinfo and other schemes,
+     * drop the port and one trailing dot, check the labels, remove one leading `www.` when a dot
+     * remains.
      *
      * @return string the host (`hote`)
      * @throws InvalidArgumentException with a fixed message "url: ..."
@@ -685,7 +690,8 @@ class Licence
             if ($autorite === '') {
                 throw new InvalidArgumentException('url: not a valid URL');
             }
-            // DESIGN 2.2 decision (core): a user name or password is refused, an empty one is dropped.
+            // protocol.md#host-normalisation (as core): a user name or password is refused, an empty
+            // one is dropped.
             if ($infos !== '' && $infos !== ':') {
                 throw new InvalidArgumentException('url: must not hold a user name or password');
             }
@@ -720,7 +726,8 @@ class Licence
             return $hote['texte'];
         }
         $nom = $hote['texte'];
-        // One trailing dot goes (DESIGN 2.2); a second one fails the empty-label rule below.
+        // One trailing dot goes (protocol.md#host-normalisation); a second one fails the empty-label
+        // rule below.
         if (substr($nom, -1) === '.') {
             $nom = substr($nom, 0, -1);
         }
@@ -786,7 +793,7 @@ class Licence
     /**
      * URL Standard "domain to ASCII" (beStrict false): an ASCII name without an `xn--` label is
      * lower-cased; anything else goes through UTS #46 (non-transitional, CheckBidi, CheckJoiners,
-     * no STD3 rules, no DNS length check) with intl's idn_to_ascii (DESIGN 6).
+     * no STD3 rules, no DNS length check) with intl's idn_to_ascii (protocol.md#hosts-in-clients).
      */
     private static function domaineVersAscii($domaine)
     {
@@ -1075,12 +1082,12 @@ class Licence
     }
 
     /**
-     * The canonical form that the signature covers (spec "Signature verification" step 2,
-     * DESIGN 2.6): keys sorted by code point (the byte order of UTF-8, so SORT_STRING), no
-     * whitespace, `/` not escaped, non-ASCII raw (U+2028/2029 included), integers in decimal
-     * within +-(2^53-1). Floats with a fraction, bigger numbers, invalid UTF-8 and nesting beyond
-     * 32 levels are refused, exactly as core refuses them. `$valeur` is what json_decode($texte)
-     * gives (objects as stdClass, so {} and [] stay apart).
+     * The canonical form that the signature covers (protocol.md#canonical-form): keys sorted by
+     * code point (the byte order of UTF-8, so SORT_STRING), no whitespace, `/` not escaped,
+     * non-ASCII raw (U+2028/2029 included), integers in decimal within +-(2^53-1). Floats with a
+     * fraction, bigger numbers, invalid UTF-8 and nesting beyond 32 levels are refused, exactly as
+     * core refuses them. `$valeur` is what json_decode($texte) gives (objects as stdClass, so {} and
+     * [] stay apart).
      *
      * @throws InvalidArgumentException
      */
@@ -1138,7 +1145,7 @@ class Licence
         throw new InvalidArgumentException($chemin . ': ' . self::nomType($valeur) . ' has no JSON form');
     }
 
-    /** A JSON string exactly as JSON.stringify writes it (DESIGN 2.6). */
+    /** A JSON string exactly as JSON.stringify writes it (protocol.md#canonical-form). */
     private static function chaineJson($texte, $chemin)
     {
         $drapeaux = JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE;
@@ -1182,7 +1189,8 @@ class Licence
      * core verifyEnvelope: true when `$enveloppe` (a decoded body) is `{donnees: {...nine fields},
      * signature: base64 of 64 bytes}`, signed by one of `$cles` (raw 32-byte keys) over the
      * canonical form rebuilt from the parsed `donnees`, and `donnees` names `$attendu['hote']`,
-     * and `produit` / `nonce` when expected (DESIGN 2.4). Never throws for what it is handed.
+     * and `produit` / `nonce` when expected (protocol.md#product-and-nonce). Never throws for what
+     * it is handed.
      */
     public static function verifierEnveloppe($enveloppe, $cles, $attendu, $mode = null)
     {
@@ -1222,7 +1230,7 @@ class Licence
         return false;
     }
 
-    /** The nine spec fields with their types; produit and nonce are strings when present. */
+    /** The nine standard fields (protocol.md#verdict) with their types; produit and nonce are strings when present. */
     private static function aLaFormeDUnVerdict($donnees)
     {
         foreach (array('motif', 'domaine', 'quand', 'hote') as $champ) {
@@ -1249,7 +1257,7 @@ class Licence
     }
 
     /**
-     * core clientStep (spec "Client verdict states", DESIGN 6), pinned by client-states.json:
+     * core clientStep (protocol.md#states), pinned by client-states.json:
      * from the cache file as read (decoded JSON, or null), the call's outcome if any, and the time,
      * to array('action' => 'call') or array('action' => 'use', 'state', 'donnees', 'runs',
      * 'store' => record to write or null). A record is array('envelope' => stdClass|null,
@@ -1274,7 +1282,7 @@ class Licence
             throw new InvalidArgumentException('attendu: expected array(\'hote\' => a non-empty string, ...)');
         }
         // A cached verdict must name this host and product; the nonce belongs to an old call
-        // (DESIGN 2.4, 6).
+        // (protocol.md#product-and-nonce, #cache).
         $attenduCache = $attendu;
         unset($attenduCache['nonce']);
         $record = self::lireRecord($cache, $cles, $attenduCache, $mode);
@@ -1311,7 +1319,7 @@ class Licence
             return self::utiliser('refreshed', $enveloppe->donnees, array('envelope' => $enveloppe, 'failures' => 0, 'retryAt' => 0));
         }
 
-        // Any other answer is a failed call (spec "Errors" rule 2, DESIGN 6).
+        // Any other answer is a failed call (protocol.md#states).
         $echecs = min(($record === null ? 0 : $record['failures']) + 1, self::ENTIER_MAX);
         $retryAfter = $issue['type'] === 'response' && isset($issue['retryAfter']) ? $issue['retryAfter'] : null;
         $delai = self::delaiApresEchec($echecs, $maintenant, $statut, $retryAfter);
@@ -1319,8 +1327,9 @@ class Licence
     }
 
     /**
-     * What a process uses without calling, while another one holds the lock (DESIGN 6: "the others
-     * keep the cached verdict meanwhile"): the cached verdict in grace, or lapsed.
+     * What a process uses without calling, while another one holds the lock
+     * (protocol.md#refresh-lock: the others keep the cached verdict meanwhile): the cached verdict
+     * in grace, or lapsed.
      */
     private static function sansAppel($maintenant, $cache, $cles, $attendu, $mode)
     {
@@ -1332,14 +1341,14 @@ class Licence
         return self::repli($cached, $maintenant, $attendu, null);
     }
 
-    /** Grace with a cached verdict still inside `emis + sursis`, else lapsed (spec "Client verdict states"). */
+    /** Grace with a cached verdict still inside `emis + sursis`, else lapsed (protocol.md#states). */
     private static function repli($cached, $maintenant, $attendu, $store)
     {
         if ($cached !== null && $cached->donnees->emis + $cached->donnees->sursis > $maintenant) {
             // The cached verdict as it is: a cached signed refusal still stops the product.
             return self::utiliser('grace', $cached->donnees, $store);
         }
-        // Spec "States and transitions": `reseau` is made by the client; never signed, never stored.
+        // protocol.md#states: `reseau` is made by the client; never signed, never stored.
         $donnees = new stdClass();
         $donnees->ok = false;
         $donnees->motif = 'reseau';
@@ -1358,7 +1367,7 @@ class Licence
 
     private static function utiliser($etat, $donnees, $store)
     {
-        // Only a signed refusal stops a product; `reseau` never does (spec "What the service does" 8).
+        // Only a signed refusal stops a product; `reseau` never does (protocol.md#overview).
         $marche = $etat === 'lapsed' ? true : $donnees->ok === true;
         return array('action' => 'use', 'state' => $etat, 'donnees' => $donnees, 'runs' => $marche, 'store' => $store);
     }
@@ -1396,7 +1405,7 @@ class Licence
 
     /**
      * core failedCallDelay: on a 429 with a usable Retry-After, what the service asked for,
-     * clamped to [1, 3600]; otherwise 300, 600, 1200, 2400, 3600, 3600... (DESIGN 6).
+     * clamped to [1, 3600]; otherwise 300, 600, 1200, 2400, 3600, 3600... (protocol.md#back-off).
      */
     public static function delaiApresEchec($echecs, $maintenant, $statut = null, $retryAfter = null)
     {
@@ -1515,7 +1524,7 @@ class Licence
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Messages (DESIGN 6: French and English, naming the domains and dating the event).
+    // Messages (protocol.md#messages: French and English, naming the domains and dating the event).
     // ---------------------------------------------------------------------------------------------
 
     private static function phrase($d, $etat, $langue)
@@ -1618,7 +1627,7 @@ class Licence
         return is_float($v) && abs($v) <= PHP_INT_MAX ? (int) $v : $v;
     }
 
-    /** Length in UTF-16 code units, as JavaScript counts (DESIGN 2.1); -1 when not valid UTF-8. */
+    /** Length in UTF-16 code units, as JavaScript counts (protocol.md#key-normalisation); -1 when not valid UTF-8. */
     private static function longueurUtf16($texte)
     {
         if (!preg_match('//u', $texte)) {

@@ -1,7 +1,7 @@
 <?php
 /**
- * packages/vectors/cases/canonical.json (DESIGN 2.6): Licence::canonique() must print exactly
- * the text and bytes core signs, or refuse what core refuses.
+ * packages/vectors/cases/canonical.json (docs/protocol.md#canonical-form): Licence::canonique()
+ * must print exactly the text and bytes core signs, or refuse what core refuses.
  */
 
 $file = vectorFile('canonical');

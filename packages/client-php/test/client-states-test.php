@@ -1,6 +1,6 @@
 <?php
 /**
- * packages/vectors/cases/client-states.json (spec "Client verdict states", DESIGN 6): every case
+ * packages/vectors/cases/client-states.json (docs/protocol.md#states): every case
  * through Licence::etape(), with sodium and with the pure verifier. `store` is compared deeply,
  * member order aside; so is `donnees`.
  */
@@ -41,7 +41,7 @@ test('programming errors are refused with a clear message', static function () u
     assertSame('outcome.status: expected an HTTP status from 100 to 599, got 42', $e->getMessage());
 });
 
-// core backoff.test.ts's Retry-After forms, through the PHP parser (DESIGN 6).
+// core backoff.test.ts's Retry-After forms, through the PHP parser (docs/protocol.md#back-off).
 $now = 1767398400; // 2026-01-03T00:00:00Z
 $retryAfter = [
     ['120', 120], [' 120 ', 120], ["\t7", 7], ['0', 1], ['000', 1], ['99999999999999999999', 3600],

@@ -1,6 +1,6 @@
 <?php
 /**
- * Third-party Ed25519 vectors (shared/vectors/external, see its SOURCES.md): Wycheproof
+ * Third-party Ed25519 vectors (see packages/vectors/external/README.md): Wycheproof
  * ed25519_test.json (151 cases: malleability, non-canonical encodings, small-order points,
  * truncated and padded signatures) and RFC 8032 section 7.1 (TESTs 1, 2, 3 and 1024), through the
  * pure-PHP verifier and through sodium. Strict RFC 8032: both must agree with every label.

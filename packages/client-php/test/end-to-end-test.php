@@ -1,10 +1,10 @@
 <?php
 /**
- * End to end against the real Koa server (lib/server.php), the scenario list of issue 6, each run
+ * End to end against the real Koa server (lib/server.php), the client's scenario list, each run
  * with curl and with PHP streams (the `transport` option), one server per transport so that the
- * rate limit (DESIGN 5: 30 per minute per IP) of one run never touches the other. The client's
- * clock is injected (option `horloge`): "stale", "grace over" and "revalider" are reached by
- * moving it, never by waiting. Calls are counted in the server's own request log.
+ * rate limit (docs/protocol.md#rate-limit: 30 per minute per IP) of one run never touches the
+ * other. The client's clock is injected (option `horloge`): "stale", "grace over" and "revalider"
+ * are reached by moving it, never by waiting. Calls are counted in the server's own request log.
  */
 
 require_once __DIR__ . '/lib/server.php';

@@ -1,9 +1,10 @@
 <?php
 /**
- * packages/vectors/cases/hosts.json (DESIGN 2.2): Licence::normaliserHote() gives core's `hote`
- * byte for byte, or refuses. The client needs no Public Suffix List: for the `publicSuffix`
- * refusals it only has to normalise without error (the service then answers 400, a failed call).
- * Cases marked `unicode` need intl's UTS #46 (DESIGN 6); CI installs php-intl, so they run.
+ * packages/vectors/cases/hosts.json (docs/protocol.md#host-normalisation):
+ * Licence::normaliserHote() gives core's `hote` byte for byte, or refuses. The client needs no
+ * Public Suffix List: for the `publicSuffix` refusals it only has to normalise without error (the
+ * service then answers 400, a failed call). Cases marked `unicode` need intl's UTS #46
+ * (docs/protocol.md#hosts-in-clients); CI installs php-intl, so they run.
  */
 
 $file = vectorFile('hosts');

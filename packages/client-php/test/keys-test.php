@@ -1,8 +1,9 @@
 <?php
 /**
- * packages/vectors/cases/keys.json, the `normalise` cases (DESIGN 2.1): Licence::normaliserCle()
- * keeps ASCII letters and digits, folds to upper case, refuses over 1024 UTF-16 units, empty, or
- * nothing left. (The `generate` cases are the service's: a client never makes keys.)
+ * packages/vectors/cases/keys.json, the `normalise` cases (docs/protocol.md#key-normalisation):
+ * Licence::normaliserCle() keeps ASCII letters and digits, folds to upper case, refuses over 1024
+ * UTF-16 units, empty, or nothing left. (The `generate` cases are the service's: a client never
+ * makes keys.)
  */
 
 $file = vectorFile('keys');

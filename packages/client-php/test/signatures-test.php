@@ -1,9 +1,10 @@
 <?php
 /**
- * packages/vectors/cases/signatures.json (DESIGN 2.4, 2.6, RFC 8032), run twice: with sodium and
- * with the pure-PHP verifier forced. `sign` cases: the canonical text matches, sodium signing
- * with the TEST ONLY seed gives exactly the signature (so the bytes we rebuild are the bytes the
- * service signs), and the envelope verifies. `verify` cases: verifierEnveloppe() says `valid`.
+ * packages/vectors/cases/signatures.json (docs/protocol.md#signature, #product-and-nonce,
+ * #canonical-form, RFC 8032), run twice: with sodium and with the pure-PHP verifier forced. `sign`
+ * cases: the canonical text matches, sodium signing with the TEST ONLY seed gives exactly the
+ * signature (so the bytes we rebuild are the bytes the service signs), and the envelope verifies.
+ * `verify` cases: verifierEnveloppe() says `valid`.
  */
 
 $file = vectorFile('signatures');

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` in packages/client (issue 6): what `valide()` costs.
+ * `pnpm bench` in packages/client: what `valide()` costs.
  * - once checked: the verdict is fresh and this process has already accepted it; `valide()`
  *   answers from memory, with no disk read and no signature check. Target: under 20 µs a call.
  * - first check: a new Licence on a fresh cache file: the file is read and parsed, its signature

@@ -2,8 +2,8 @@ import { mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
 import type { CacheRecord } from '@licence/core';
 
 /**
- * The cache file of DESIGN 6: one per (product, key, host), written atomically (temp file +
- * rename), mode 0600. What it holds is read back as untrusted data: `clientStep` verifies it
+ * The cache file of docs/protocol.md#cache: one per (product, key, host), written atomically (temp
+ * file + rename), mode 0600. What it holds is read back as untrusted data: `clientStep` verifies it
  * before any use, so this module only moves bytes.
  */
 
@@ -17,8 +17,9 @@ export const MAX_CACHE_BYTES = 64 * 1024;
 
 /**
  * The file name for (product, key, host): `licence-<SHA-256 hex>.json`. The key is a secret
- * (DESIGN 4: never in a log line or a file name), so only its digest appears; 125 random bits
- * of key make the digest useless to guess from. JSON keeps the three parts apart (no "a|b" = "a" + "|b").
+ * (docs/protocol.md#privacy: never in a log line or a file name), so only its digest appears; 125
+ * random bits of key make the digest useless to guess from. JSON keeps the three parts apart (no
+ * "a|b" = "a" + "|b").
  */
 export async function cacheFileName(produit: string, cle: string, hote: string): Promise<string> {
   const input = new TextEncoder().encode(JSON.stringify([produit, cle, hote]));
@@ -29,8 +30,8 @@ export async function cacheFileName(produit: string, cle: string, hote: string):
 
 /**
  * The parsed file, or null when there is none, it is too large or it is not JSON (a garbage file
- * counts as no cache at all, DESIGN 6). Other I/O errors (a folder where the file should be, no
- * permission) are thrown for the caller to report; it then goes on without a cache.
+ * counts as no cache at all, docs/protocol.md#cache). Other I/O errors (a folder where the file
+ * should be, no permission) are thrown for the caller to report; it then goes on without a cache.
  */
 export async function readCacheFile(path: string): Promise<unknown> {
   let handle;
@@ -55,7 +56,7 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    // Not JSON: the same as no file (DESIGN 6: a stored copy that fails is ignored).
+    // Not JSON: the same as no file (docs/protocol.md#cache: a stored copy that fails is ignored).
     if (error instanceof SyntaxError) return null;
     throw error;
   }

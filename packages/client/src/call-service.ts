@@ -1,7 +1,7 @@
 import type { CallOutcome } from '@licence/core';
 import { parseJson } from './cache-file.js';
 
-/** The spec's client HTTP timeout ("Limits": 6 seconds), also DESIGN 6's. */
+/** The client HTTP timeout (docs/protocol.md#limits: 6 seconds). */
 export const DEFAULT_TIMEOUT_MS = 6000;
 
 /** A verdict is a few hundred bytes; a longer answer is not read whole (it cannot be one of ours). */
@@ -46,9 +46,9 @@ export async function callService(call: ServiceCall): Promise<CallOutcome> {
       retryAfter: response.headers.get('retry-after'),
     };
   } catch {
-    // A transport failure, a refused connection, an abort: all are failed calls (spec "Errors"
-    // rule 2), told apart only for the back-off's record. Nothing here may stop the product.
-    // Only the timer aborts, so an aborted signal means the timeout ended the call.
+    // A transport failure, a refused connection, an abort: all are failed calls
+    // (docs/protocol.md#states), told apart only for the back-off's record. Nothing here may stop
+    // the product. Only the timer aborts, so an aborted signal means the timeout ended the call.
     return { type: 'failure', reason: controller.signal.aborted ? 'timeout' : 'network' };
   } finally {
     clearTimeout(timer);

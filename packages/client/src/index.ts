@@ -1,6 +1,6 @@
 // @licence/client: the TypeScript SDK a product embeds. This file only re-exports.
 
-// The licence of one product on one site (spec "Client library", DESIGN 6)
+// The licence of one product on one site (docs/protocol.md#clients)
 export { Licence } from './licence.js';
 export type { LicenceVerdict } from './licence.js';
 export type { LicenceOptions } from './licence-options.js';

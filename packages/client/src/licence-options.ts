@@ -12,7 +12,7 @@ export interface LicenceOptions {
   readonly cle: string;
   /** A writable folder that deploys do not wipe; created (mode 0700) if missing. */
   readonly cacheDir: string;
-  /** The product's id at the service (`[a-z0-9._-]{1,64}`, DESIGN 2.4). */
+  /** The product's id at the service (`[a-z0-9._-]{1,64}`, docs/protocol.md#product-and-nonce). */
   readonly produit: string;
   /** The service's Ed25519 public keys (32 raw bytes, base64 or bytes); more than one during a key rotation. */
   readonly publicKeys: readonly (string | Uint8Array)[];
@@ -26,7 +26,7 @@ export interface LicenceOptions {
   readonly fetch?: FetchLike | undefined;
   /** Default: the system clock. Milliseconds since the epoch, as `Date.now()`. */
   readonly clock?: { now(): number } | undefined;
-  /** The HTTP timeout in milliseconds (spec "Limits": 6000, the default). */
+  /** The HTTP timeout in milliseconds (docs/protocol.md#limits: 6000, the default). */
   readonly timeoutMs?: number | undefined;
   /** Default 'auto': node:crypto where the runtime has Ed25519 in it, else noble. */
   readonly crypto?: CryptoChoice | undefined;
@@ -36,13 +36,13 @@ export interface LicenceOptions {
 
 /** The options once checked and normalised. */
 export interface LicenceConfig {
-  /** The normalised key (DESIGN 2.1). Secret: never logged, never in a message or a file name. */
+  /** The normalised key (docs/protocol.md#key-normalisation). Secret: never logged, never in a message or a file name. */
   readonly cle: string;
   readonly cacheDir: string;
   readonly produit: string;
   readonly publicKeys: readonly Uint8Array[];
   readonly endpoint: string;
-  /** The normalised host (DESIGN 2.2), sent as `url` and required in every verdict. */
+  /** The normalised host (docs/protocol.md#host-normalisation), sent as `url` and required in every verdict. */
   readonly hote: string;
   readonly userAgent: string;
   readonly fetch: FetchLike;
@@ -58,7 +58,7 @@ export const MAX_TIMEOUT_MS = 60_000;
 const CRYPTO_CHOICES: readonly unknown[] = ['auto', 'node', 'noble'];
 
 /**
- * Checks every option where it enters (STYLE: exact messages), so a misconfigured product fails
+ * Checks every option where it enters (CONTRIBUTING.md#code-style: exact messages), so a misconfigured product fails
  * at start-up, not on the day its cache first expires. Every failure is a core `ValidationError`
  * naming the option; no message ever holds the key.
  */
@@ -87,7 +87,7 @@ function required(field: string, what: string): ValidationError {
   return new ValidationError(field, `${field}: required: ${what}`);
 }
 
-/** DESIGN 2.1: normalised, then 25 characters of Crockford base32, as every key is issued. */
+/** docs/protocol.md#key-normalisation: normalised, then 25 characters of Crockford base32, as every key is issued. */
 function checkKey(cle: unknown): string {
   if (cle === undefined) throw required('cle', "the buyer's licence key, from the product's settings");
   const key = normalizeKey(cle);
@@ -134,7 +134,7 @@ function checkPublicKeys(publicKeys: unknown): Uint8Array[] {
   });
 }
 
-/** DESIGN 2.2 through core's parseHost, whose `url:` messages are renamed for this option. */
+/** docs/protocol.md#host-normalisation through core's parseHost, whose `url:` messages are renamed for this option. */
 function checkHost(host: unknown): string {
   if (host === undefined) throw required('host', 'the site the product runs on, as a host name or a URL');
   try {

@@ -156,7 +156,7 @@ describe('Licence', () => {
 });
 
 describe('randomNonce', () => {
-  it('is 22 base64url characters of 128 random bits, new each time (DESIGN 2.4)', () => {
+  it('is 22 base64url characters of 128 random bits, new each time (docs/protocol.md#product-and-nonce)', () => {
     const nonces = new Set(Array.from({ length: 200 }, () => randomNonce()));
     expect(nonces.size).toBe(200);
     for (const nonce of nonces) expect(nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);

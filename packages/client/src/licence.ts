@@ -14,7 +14,7 @@ import type { Verifier } from './signature-verifier.js';
 import { LANGS, verdictMessage } from './verdict-message.js';
 import type { Lang } from './verdict-message.js';
 
-/** The verdict the product acts on, and where it came from (spec "Client verdict states"). */
+/** The verdict the product acts on, and where it came from (docs/protocol.md#states). */
 export interface LicenceVerdict {
   /**
    * `fresh`: the cached verdict, before `revalider`. `refreshed`: what this call returned.
@@ -62,7 +62,7 @@ interface Read {
 }
 
 /**
- * The licence of one product on one site under one key (spec "Client library", DESIGN 6).
+ * The licence of one product on one site under one key (docs/protocol.md#clients).
  *
  * ```ts
  * const licence = new Licence({ cle, cacheDir, produit: 'mon-theme', publicKeys: [PUBLIC_KEY],
@@ -74,7 +74,7 @@ interface Read {
  * the lock, the call with its timeout.
  */
 export class Licence {
-  /** The site's normalised host (DESIGN 2.2), as sent to the service and required in its answers. */
+  /** The site's normalised host (docs/protocol.md#host-normalisation), as sent to the service and required in its answers. */
   readonly hote: string;
   readonly #config: LicenceConfig;
   readonly #nonce: () => string;
@@ -150,8 +150,8 @@ export class Licence {
       return this.#remember({ state: 'fresh', donnees: known.envelope.donnees, runs: known.envelope.donnees.ok });
     }
     if (this.#pending !== null) {
-      // Another valide() of this process is calling: keep the cached verdict meanwhile (DESIGN 6),
-      // or wait for that call when there is none.
+      // Another valide() of this process is calling: keep the cached verdict meanwhile
+      // (docs/protocol.md#refresh-lock), or wait for that call when there is none.
       if (this.#calling && known !== null) return this.#remember(this.#fallBack(setup, known));
       return this.#pending;
     }
@@ -169,7 +169,7 @@ export class Licence {
       // A wrong argument of the caller's (a clock that returns NaN) is a bug to fix: thrown.
       if (isValidationError(error)) throw error;
       // Any other fault (a file system gone odd) is not a signed refusal: it must not stop the
-      // product (DESIGN 2: only a real verdict may). Reported, then lapsed.
+      // product (docs/protocol.md#errors: only a real verdict may). Reported, then lapsed.
       this.#report(error);
       return this.#remember(this.#fallBack(setup, null));
     }
@@ -212,7 +212,8 @@ export class Licence {
   async #call(setup: Setup, read: Read): Promise<LicenceVerdict> {
     const { cle, hote, produit, endpoint, userAgent, timeoutMs, fetch } = this.#config;
     const nonce = this.#nonce();
-    // DESIGN 2.4: our clients always send produit and a fresh nonce, and check both.
+    // docs/protocol.md#product-and-nonce: our clients always send produit and a fresh nonce, and
+    // check both.
     const body = JSON.stringify({ cle, url: hote, produit, nonce });
     let outcome: CallOutcome;
     this.#calling = true;
@@ -281,9 +282,9 @@ export class Licence {
   }
 
   /**
-   * The verdict kept when no answer can be had now (the same rule as a failed call, DESIGN 6):
-   * the cached verdict in grace, or lapsed past its `sursis` or when there is none. Nothing is
-   * written: no call failed.
+   * The verdict kept when no answer can be had now (the same rule as a failed call,
+   * docs/protocol.md#states): the cached verdict in grace, or lapsed past its `sursis` or when
+   * there is none. Nothing is written: no call failed.
    */
   #fallBack(setup: Setup, known: Known | null): LicenceVerdict {
     const { hote, produit, publicKeys } = this.#config;
@@ -353,7 +354,7 @@ export class Licence {
   }
 }
 
-/** DESIGN 2.4: 16 random bytes (128 bits), base64url: 22 characters of `[A-Za-z0-9_-]`. */
+/** docs/protocol.md#product-and-nonce: 16 random bytes (128 bits), base64url: 22 characters of `[A-Za-z0-9_-]`. */
 export function randomNonce(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

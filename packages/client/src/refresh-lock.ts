@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import { isErrno } from './cache-file.js';
 
 /**
- * The lock file of DESIGN 6 ("only one process refreshes at a time"): whoever creates it
- * exclusively (O_EXCL, atomic on local file systems and NFSv3+) makes the call; the others keep
- * the cached verdict meanwhile.
+ * The lock file of docs/protocol.md#refresh-lock (only one process refreshes at a time): whoever
+ * creates it exclusively (O_EXCL, atomic on local file systems and NFSv3+) makes the call; the
+ * others keep the cached verdict meanwhile.
  *
  * A holder that crashed cannot hold it for ever. The lock records its holder's pid, host and a
  * random token; it is stale when its holder's process is gone (same host: `kill(pid, 0)` says

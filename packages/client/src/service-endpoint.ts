@@ -1,13 +1,13 @@
 import { typeName, ValidationError } from '@licence/core';
 
-/** The endpoint path (spec "Endpoints"); `/api/license` is the same handler (DESIGN 2). */
+/** The endpoint path (docs/protocol.md#request); `/api/license` is the same handler. */
 export const ENDPOINT_PATH = '/api/licence';
 
 const ENDPOINT = /\/api\/licen[cs]e\/?$/;
 
 /**
- * The verdict endpoint from the `url` option: the service's base address (spec "Base address:
- * {base_url}"), to which `/api/licence` is added, or the endpoint itself. The spec names no
+ * The verdict endpoint from the `url` option: the service's base address (`{base_url}`), to
+ * which `/api/licence` is added, or the endpoint itself (docs/protocol.md#request). There is no
  * public service (each author runs one), so there is no default: the option is required.
  *
  * Messages never repeat the value: it may hold credentials.

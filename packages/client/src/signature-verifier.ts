@@ -91,8 +91,8 @@ const MEMO_SIZE = 16;
 
 /**
  * A verifier that answers at once for (signature, message, key) it has already seen verify in
- * this process, and asks `verify` otherwise (issue 6: "a signature check is done once per cache
- * content per process, not on every valide()"). Ed25519 verification is a pure function of those
+ * this process, and asks `verify` otherwise: a signature check is done once per cache
+ * content per process, not on every valide(). Ed25519 verification is a pure function of those
  * bytes, so this only skips work: a copy that differs by one byte is checked in full, and a copy
  * is always checked before its first use. Only good answers are kept; the memo holds the last 16.
  */

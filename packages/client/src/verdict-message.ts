@@ -1,12 +1,12 @@
 import type { ClientState, Donnees } from '@licence/core';
 
-/** The languages of `message()` (DESIGN 6: French and English). */
+/** The languages of `message()` (docs/protocol.md#messages: French and English). */
 export type Lang = 'fr' | 'en';
 export const LANGS: readonly Lang[] = ['fr', 'en'];
 
 /**
- * The sentence for the buyer (spec "Client library": "already translated, naming the domains and
- * dating the event"): what the verdict says, the domains it names, the date of the event (`quand`)
+ * The sentence for the buyer (docs/protocol.md#messages: already translated, naming the domains
+ * and dating the event): what the verdict says, the domains it names, the date of the event (`quand`)
  * and, when the verdict is only kept through an outage (grace), when it was last checked.
  * Dates are written out by hand in UTC, the zone `quand` is in, so the text does not depend on
  * the runtime's locale data.
@@ -101,7 +101,7 @@ function refusalSentence(donnees: Donnees, hote: string, text: Texts, lang: Lang
   }
 }
 
-/** `domaine` is the bound domains, `", "`-joined in binding order (DESIGN 2.5): "a, b and c". */
+/** `domaine` is the bound domains, `", "`-joined in binding order (docs/protocol.md#verdict): "a, b and c". */
 function joinDomains(domaine: string, and: string): string {
   const list = domaine.split(', ').filter((domain) => domain !== '');
   if (list.length <= 1) return list.join('');
@@ -110,7 +110,7 @@ function joinDomains(domaine: string, and: string): string {
 
 const QUAND = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 
-/** " le 22 novembre 2026 à 10:14 UTC" from `quand` (ISO 8601 UTC, DESIGN 2.5); "" when there is none. */
+/** " le 22 novembre 2026 à 10:14 UTC" from `quand` (ISO 8601 UTC, docs/protocol.md#verdict); "" when there is none. */
 function eventDate(quand: string, lang: Lang, text: Texts): string {
   if (quand === '') return '';
   const match = QUAND.exec(quand);

@@ -8,7 +8,7 @@ describe('version and User-Agent', () => {
     expect(CLIENT_VERSION).toBe(manifest.version);
   });
 
-  it('names the product first, and the service lets it through (DESIGN 5)', () => {
+  it('names the product first, and the service lets it through (docs/protocol.md#user-agent-filter)', () => {
     expect(defaultUserAgent('mon-theme')).toBe(`mon-theme (@licence/client ${CLIENT_VERSION})`);
     // Even products named like the libraries whose default agents are refused.
     for (const produit of ['mon-theme', 'node', 'curl', 'undici', 'axios', 'java', 'bun', 'deno']) {

@@ -2,9 +2,9 @@
 export const CLIENT_VERSION = '0.1.0';
 
 /**
- * The User-Agent sent when the product gives none: it names the product first, as the spec asks
- * ("Send any custom User-Agent string naming the product"), so the service's filter of default
- * library agents (DESIGN 5) lets it through.
+ * The User-Agent sent when the product gives none: it names the product first (a custom
+ * User-Agent string naming the product), so the service's filter of default library agents
+ * (docs/protocol.md#user-agent-filter) lets it through.
  */
 export function defaultUserAgent(produit: string): string {
   return `${produit} (@licence/client ${CLIENT_VERSION})`;

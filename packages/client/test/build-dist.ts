@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /**
  * vitest globalSetup: the multi-process tests run `node` on a script that imports the built
  * client (`dist/`), as a product would, so dist must match the sources. Building here means the
- * suite never depends on a manual build step (STYLE.md "To avoid"). tsup takes a few seconds.
+ * suite never depends on a manual build step (CONTRIBUTING.md#testing). tsup takes a few seconds.
  */
 export default function setup(): void {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');

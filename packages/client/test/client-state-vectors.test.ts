@@ -11,7 +11,7 @@ import { closedPortUrl, startFakeService } from './fake-service.js';
 import type { FakeService } from './fake-service.js';
 
 /**
- * Every case of client-states.json through the client's own code path (issue 6): the case's
+ * Every case of client-states.json through the client's own code path: the case's
  * cache is written as the cache file, the client's clock reads the case's `now`, the case's
  * outcome is what a real HTTP server on loopback answers (or a refused connection, or a server
  * that never answers, given up on by a short injected timeout), and the nonce is the case's.
@@ -25,8 +25,9 @@ const CLE = '0123456789ABCDEFGHJKMNPQR';
 
 /**
  * Cases this client cannot be put in, each with its reason:
- * - a client without `produit`: ours always sends one (DESIGN 2.4, "our clients always send both");
- *   core's own suite runs these, for clients written to the spec alone;
+ * - a client without `produit`: ours always sends one (docs/protocol.md#product-and-nonce: our
+ *   clients always send both); core's own suite runs these, for clients written without the
+ *   extension;
  * - a call made during back-off: this client never calls then (it reads the file again under the
  *   lock, and sees the back-off); the case is run to check exactly that: no call, the cached
  *   verdict in grace, the file untouched.

@@ -10,8 +10,9 @@ import type { LicenceServer } from './licence-server.js';
 /**
  * A client clock that disagrees with the service's (server-time.ts): the verdict's intervals are
  * counted on the client's clock from when it arrived (`recu`), so a steady skew changes nothing.
- * Read literally, the spec's rules would keep a verdict fresh for as long as the clock is behind,
- * or find every verdict stale on arrival (a call on every valide()) when it is ahead.
+ * Read literally, the rules of docs/protocol.md#states would keep a verdict fresh for as long as
+ * the clock is behind, or find every verdict stale on arrival (a call on every valide()) when it is
+ * ahead.
  */
 
 const DAY = 86_400;
@@ -77,7 +78,7 @@ describe('a client clock that is not the service clock', () => {
     expect(later.verdict).toMatchObject({ state: 'grace', donnees: { ok: true } });
   });
 
-  it('a clock set back after the verdict arrived: the clock is taken as it is (the spec rule)', async () => {
+  it('a clock set back after the verdict arrived: the clock is taken as it is (the literal rule)', async () => {
     const cle = await server.issueKey(PRODUIT);
     await skewedLicence(cle, 0).valide();
     // One hour back: `recu` is in this clock's future, so it is not used.

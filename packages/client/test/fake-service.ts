@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
- * A fake licence service: a real HTTP server on loopback (STYLE: no mocked fetch) whose answer
+ * A fake licence service: a real HTTP server on loopback (CONTRIBUTING.md#testing: no mocked fetch) whose answer
  * the test scripts, for what the real service never does: replay an old response, answer a
  * forged or broken body, or never answer at all.
  */

@@ -11,9 +11,10 @@ import { startLicenceServer, TEST_PUBLIC_KEY } from './licence-server.js';
 import type { LicenceServer } from './licence-server.js';
 
 /**
- * DESIGN 6 "only one process refreshes at a time", with real processes: each runs `node` on a
- * script that imports the built client (dist/, built by the global setup), on one cache folder,
- * against the real Koa server started here, which counts the verdict requests reaching it.
+ * docs/protocol.md#refresh-lock, only one process refreshes at a time, with real processes: each
+ * runs `node` on a script that imports the built client (dist/, built by the global setup), on one
+ * cache folder, against the real Koa server started here, which counts the verdict requests
+ * reaching it.
  */
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'valide-child.mjs');

@@ -11,7 +11,7 @@ import { startLicenceServer, TEST_PUBLIC_KEY } from './licence-server.js';
 import type { LicenceServer } from './licence-server.js';
 
 /**
- * Issue 6's end-to-end scenarios, each against the real Koa server (createApp + createService +
+ * End-to-end scenarios, each against the real Koa server (createApp + createService +
  * SQLite) started here, or a fake service on loopback where the real one cannot misbehave as
  * needed. The client's clock is the server's, moved by the test: nothing waits for real time.
  */
@@ -72,7 +72,7 @@ function readRecord(file: string): { envelope: { donnees: Record<string, unknown
 
 const nowSeconds = () => Math.floor(server.clock.now() / 1000);
 
-describe('issue 6 scenarios against the real Koa server', () => {
+describe('end-to-end scenarios against the real Koa server', () => {
   it('first call: one request, a signed verdict stored in a 0600 file whose name holds no key', async () => {
     const cle = await server.issueKey(PRODUIT);
     const licence = licenceFor(cle);
@@ -147,7 +147,8 @@ describe('issue 6 scenarios against the real Koa server', () => {
     expect(await licenceFor(cle, { fetch: other.fetch }).valide()).toBe(true);
     expect(counting.attempts() + other.attempts()).toBe(2);
 
-    // Once it is over, one attempt, and the next wait doubles (DESIGN 6: 5 min doubling).
+    // Once it is over, one attempt, and the next wait doubles (docs/protocol.md#back-off: 5 min
+    // doubling).
     server.clock.advance(1);
     expect(await licence.valide()).toBe(true);
     expect(counting.attempts()).toBe(3);
@@ -175,7 +176,7 @@ describe('issue 6 scenarios against the real Koa server', () => {
     await licence.valide();
     server.clock.advance(3600);
     await server.admin('POST', `/admin/keys/${cle}/revoke`, { reason: 'chargeback' });
-    // Before revalider the fresh verdict stands (spec: reused for 24 hours).
+    // Before revalider the fresh verdict stands (docs/protocol.md#states: reused for 24 hours).
     expect(await licence.valide()).toBe(true);
     server.clock.advance(DAY - 3600);
     expect(await licence.valide()).toBe(false);
@@ -220,7 +221,8 @@ describe('issue 6 scenarios against the real Koa server', () => {
     const licence = licenceFor(cle);
     await licence.valide();
     server.clock.advance(DAY);
-    // Fill DESIGN 5's window for 127.0.0.1: 30 accepted requests in 60 s.
+    // Fill the rate limit's window (docs/protocol.md#rate-limit) for 127.0.0.1: 30 accepted
+    // requests in 60 s.
     for (let index = 0; index < 30; index += 1) {
       await fetch(`${server.url}/api/licence`, { method: 'POST', headers: { 'user-agent': 'Filler/1.0', 'content-type': 'application/json' }, body: '{}' });
     }

@@ -12,7 +12,7 @@ import { ValidationError } from './validation-error.js';
 // 2026-01-03T00:00:00Z, a Saturday.
 const NOW = 1767398400;
 
-describe('backoffSeconds (DESIGN 6: 5 min doubling to 1 h)', () => {
+describe('backoffSeconds (docs/protocol.md#back-off: 5 min doubling to 1 h)', () => {
   it.each([
     [1, 300],
     [2, 600],

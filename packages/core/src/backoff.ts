@@ -1,13 +1,13 @@
 import { typeName, ValidationError } from './validation-error.js';
 
 /**
- * How long a client waits after a failed call before it calls again (DESIGN 6): without this a
- * service outage would add the 6 s timeout to every page of a shop.
+ * How long a client waits after a failed call before it calls again (docs/protocol.md#back-off):
+ * without this a service outage would add the 6 s timeout to every page of a shop.
  */
 
-/** The wait after the first failed call, in seconds (DESIGN 6: "5 min"). */
+/** The wait after the first failed call, in seconds (docs/protocol.md#back-off: 5 min). */
 export const BACKOFF_BASE_SECONDS = 300;
-/** The longest wait, in seconds (DESIGN 6: "doubling to 1 h"); also the cap of `Retry-After`. */
+/** The longest wait, in seconds (docs/protocol.md#back-off: doubling to 1 h); also the cap of `Retry-After`. */
 export const BACKOFF_MAX_SECONDS = 3600;
 /** The shortest wait a `Retry-After` may ask for: "0" or a past date must not mean "call again now, in a loop". */
 export const RETRY_AFTER_MIN_SECONDS = 1;
@@ -42,9 +42,9 @@ export interface FailedCall {
 
 /**
  * The wait after a failed call: on a 429 with a usable `Retry-After`, what the service asked for
- * (DESIGN 6, spec "Errors": "retry later"), clamped to [1, 3600]; otherwise the schedule of
+ * (docs/protocol.md#back-off, #errors: retry later), clamped to [1, 3600]; otherwise the schedule of
  * `backoffSeconds`. `Retry-After` is honoured on 429 only: it is the one status on which our
- * service sends it (DESIGN 2), and a 5xx must not shorten the schedule.
+ * service sends it (docs/protocol.md#errors), and a 5xx must not shorten the schedule.
  */
 export function failedCallDelay(call: FailedCall): number {
   const schedule = backoffSeconds(call.failures);

@@ -1,7 +1,7 @@
 import { ValidationError } from './validation-error.js';
 
 /**
- * The canonical form that the signature covers (spec "Signature verification" step 2, DESIGN 2.6).
+ * The canonical form that the signature covers (docs/protocol.md#canonical-form).
  *
  * It is `JSON.stringify` over keys sorted by code point, which is also what PHP's
  * `json_encode($sorted, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_LINE_TERMINATORS)`

@@ -5,7 +5,7 @@ import { typeName, ValidationError } from './validation-error.js';
 import { checkExpectation, checkTrustedPublicKeys, checkVerifier, verifyEnvelope } from './verify-envelope.js';
 
 /**
- * The client's cache state machine (spec "Client verdict states", DESIGN 6), as one pure step:
+ * The client's cache state machine (docs/protocol.md#states), as one pure step:
  * from what the cache file holds, what the last call returned (if any) and the time, to what the
  * product uses and what the client writes back. The TypeScript and PHP clients do the I/O (read
  * the file, lock, call with a 6 s timeout, write atomically); the decisions are all here, and
@@ -72,7 +72,7 @@ export type ClientStep =
     };
 
 /**
- * One step of the client (spec "Client verdict states", DESIGN 6).
+ * One step of the client (docs/protocol.md#states).
  *
  * Without `outcome`: a fresh cached verdict is used; otherwise, during back-off, the cached
  * verdict is used in grace (or the verdict lapses) without a call; otherwise the answer is
@@ -87,7 +87,7 @@ export function clientStep(input: ClientStepInput): ClientStep {
   const { now, trustedPublicKeys, expect, outcome } = checkInput(input);
   const options = input.verify === undefined ? {} : { verify: input.verify };
   // A cached verdict must name this host and product; the nonce of the call that fetched it is
-  // not checked: it belongs to an old call (DESIGN 2.4, 6).
+  // not checked: it belongs to an old call (docs/protocol.md#product-and-nonce, #cache).
   const cachedExpect = expect.produit === undefined ? { hote: expect.hote } : { hote: expect.hote, produit: expect.produit };
   const record = readCacheRecord(input.cache, trustedPublicKeys, cachedExpect, options);
   const cached = record?.envelope ?? null;
@@ -113,7 +113,7 @@ export function clientStep(input: ClientStepInput): ClientStep {
     return use('refreshed', donnees, { envelope: { donnees, signature }, failures: 0, retryAt: 0 });
   }
 
-  // Any other answer is a failed call (spec "Errors" rule 2, DESIGN 6): non-2xx, 429, transport
+  // Any other answer is a failed call (docs/protocol.md#states): non-2xx, 429, transport
   // failure, timeout, a missing or bad signature, the wrong host, product or nonce.
   const failures = Math.min((record?.failures ?? 0) + 1, Number.MAX_SAFE_INTEGER);
   const delay =
@@ -123,7 +123,7 @@ export function clientStep(input: ClientStepInput): ClientStep {
   return fallBack(cached, now, expect, { envelope: cached, failures, retryAt: now + delay });
 }
 
-/** Grace with a cached verdict still inside `emis + sursis`, else lapsed (spec "Client verdict states"). */
+/** Grace with a cached verdict still inside `emis + sursis`, else lapsed (docs/protocol.md#states). */
 function fallBack(
   cached: SignedEnvelope | null,
   now: number,
@@ -138,7 +138,7 @@ function fallBack(
 }
 
 /**
- * The verdict a client makes up when it has none left (spec "States and transitions": `reseau`
+ * The verdict a client makes up when it has none left (docs/protocol.md#states: `reseau`
  * is produced by the client). It is not signed and never stored; the product runs on it.
  */
 function lapsedDonnees(now: number, expect: ClientStepInput['expect']): Donnees {
@@ -157,7 +157,7 @@ function lapsedDonnees(now: number, expect: ClientStepInput['expect']): Donnees 
 }
 
 function use(state: ClientState, donnees: Donnees, store: CacheRecord | null): ClientStep {
-  // Only a signed refusal stops a product; `reseau` never does (spec "What the service does" 8).
+  // Only a signed refusal stops a product; `reseau` never does (docs/protocol.md#overview).
   const runs = state === 'lapsed' ? true : donnees.ok;
   return { action: 'use', state, donnees, runs, store };
 }
@@ -168,8 +168,8 @@ function isSuccess(status: number): boolean {
 
 /**
  * The cache file, if it is a well-formed record whose envelope (when not null) verifies for this
- * host and product; otherwise null, as if there were no file (spec: "A stored copy whose
- * signature or host does not match is ignored"). A record whose envelope fails is ignored whole,
+ * host and product; otherwise null, as if there were no file (docs/protocol.md#cache: a stored copy
+ * whose signature or host does not match is ignored). A record whose envelope fails is ignored whole,
  * back-off included: its counters are no more trustworthy than its verdict. Unknown members are
  * ignored, so a later client may add some.
  *
@@ -203,7 +203,7 @@ function name(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : typeName(value);
 }
 
-/** Programming errors of the caller, each with an exact message (STYLE: check inputs where they enter). */
+/** Programming errors of the caller, each with an exact message (CONTRIBUTING.md#code-style: inputs checked where they enter). */
 function checkInput(input: ClientStepInput): ClientStepInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new ValidationError('input', `input: expected an object, got ${typeName(input)}`);

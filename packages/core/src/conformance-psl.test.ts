@@ -4,12 +4,13 @@ import { registrableDomain } from './registrable-domain.js';
 import { ValidationError } from './validation-error.js';
 
 /**
- * The Public Suffix List's own tests (`psl/test_psl.txt`, see shared/vectors/external/SOURCES.md)
+ * The Public Suffix List's own tests (`psl/test_psl.txt`, see packages/vectors/external/README.md)
  * through our registrable-domain function, as tldts runs them (`publicSuffixListTests(getDomain)`).
  *
- * Inputs are brought to the form our pipeline hands to `registrableDomain` (DESIGN 2.2): lower
- * case and IDN in punycode, both done by the WHATWG URL parser. Expected values get the same
- * conversion, so `食狮.com.cn` is compared as `xn--85x722f.com.cn`.
+ * Inputs are brought to the form our pipeline hands to `registrableDomain`
+ * (docs/protocol.md#host-normalisation): lower case and IDN in punycode, both done by the WHATWG
+ * URL parser. Expected values get the same conversion, so `食狮.com.cn` is compared as
+ * `xn--85x722f.com.cn`.
  */
 
 interface PslCase {

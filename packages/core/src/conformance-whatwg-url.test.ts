@@ -6,7 +6,8 @@ import { ValidationError } from './validation-error.js';
 
 /**
  * The WHATWG URL parser tests of web-platform-tests (`whatwg-url/urltestdata.json`, see
- * shared/vectors/external/SOURCES.md) through our host pipeline (DESIGN 2.2).
+ * packages/vectors/external/README.md) through our host pipeline
+ * (docs/protocol.md#host-normalisation).
  *
  * 1. Every case: `parseHost(input)` returns a HostInfo or throws a ValidationError, nothing else.
  * 2. Cases without a base, whose input (after the C0/space trim) starts with `scheme://`, so
@@ -35,13 +36,14 @@ const all = readExternalJson<readonly (UrlTestCase | string)[]>('whatwg-url/urlt
 // Strings in the file are section comments.
 const cases = all.filter((c): c is UrlTestCase => typeof c === 'object');
 
-/** The trim and the prefix rule of DESIGN 2.2, restated for the test. */
+/** The trim and the prefix rule of docs/protocol.md#host-normalisation, restated for the test. */
 const trimmed = (input: string) => input.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '');
 const hasSchemeAndSlashes = (input: string) => /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(trimmed(input));
 
 /**
- * Our documented steps from a parsed URL to `hote` (DESIGN 2.2), applied to the case's expected
- * fields: null where they refuse. Written as a plain reading of the rules, not from normalize-host.ts.
+ * Our documented steps from a parsed URL to `hote` (docs/protocol.md#host-normalisation), applied
+ * to the case's expected fields: null where they refuse. Written as a plain reading of the rules,
+ * not from normalize-host.ts.
  */
 function documentedSteps(c: UrlTestCase): string | null {
   if ((c.username ?? '') !== '' || (c.password ?? '') !== '') return null;

@@ -33,9 +33,10 @@ describe('verdicts.json', () => {
   });
 });
 
-// These read the data only (not the code): they keep the file covering what DESIGN 2.5 asks and
-// keep each case's `rule` label consistent with its expected answer.
-describe('verdicts.json covers DESIGN 2.5', () => {
+// These read the data only (not the code): they keep the file covering what
+// docs/protocol.md#verdict asks and keep each case's `rule` label consistent with its expected
+// answer.
+describe('verdicts.json covers docs/protocol.md#verdict', () => {
   const cases = vectors.cases;
 
   it('holds at least 60 cases', () => {
@@ -94,7 +95,7 @@ describe('verdicts.json covers DESIGN 2.5', () => {
 });
 
 describe('DEFAULT_VERDICT_SETTINGS', () => {
-  it('revalidates after 24 hours and keeps a verdict 30 days (spec Limits, DESIGN 2.5)', () => {
+  it('revalidates after 24 hours and keeps a verdict 30 days (docs/protocol.md#verdict, #limits)', () => {
     expect(DEFAULT_VERDICT_SETTINGS).toEqual({ revalidateAfter: 24 * 60 * 60, grace: 30 * 24 * 60 * 60 });
     expect(Object.isFrozen(DEFAULT_VERDICT_SETTINGS)).toBe(true);
   });
@@ -264,7 +265,8 @@ describe('decideVerdict properties', () => {
   });
 
   it('lets exactly one of two first calls from two domains bind a one-domain key', () => {
-    // DESIGN 2.5: the store binds atomically; the loser is decided again with the fresh record.
+    // docs/protocol.md#verdict: the store binds atomically; the loser is decided again with the
+    // fresh record.
     const key: KeyRecord = {
       kind: 'buyer',
       status: 'active',

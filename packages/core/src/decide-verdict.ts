@@ -4,7 +4,7 @@ import type { HostInfo } from './parse-host.js';
 import { validateNonce, validateProduit } from './request-fields.js';
 import { isRecord, typeName, ValidationError } from './validation-error.js';
 
-/** Key kinds (DESIGN 3): `buyer` binds N domains, `trial` is time-limited, `dev` runs anywhere. */
+/** Key kinds (docs/protocol.md#key-lifecycle): `buyer` binds N domains, `trial` is time-limited, `dev` runs anywhere. */
 export const KEY_KINDS = ['buyer', 'trial', 'dev'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
 
@@ -31,7 +31,7 @@ export interface KeyRecord {
   readonly domains: readonly string[];
 }
 
-/** The configurable numbers of DESIGN 2.5, in seconds. */
+/** The configurable numbers of docs/protocol.md#verdict, in seconds. */
 export interface VerdictSettings {
   /** `revalider` = `emis` + this. */
   readonly revalidateAfter: number;
@@ -39,7 +39,7 @@ export interface VerdictSettings {
   readonly grace: number;
 }
 
-/** DESIGN 2.5 and the spec's Limits: a fresh verdict is reused for 24 h, kept 30 days in grace. */
+/** docs/protocol.md#verdict, #limits: a fresh verdict is reused for 24 h, kept 30 days in grace. */
 export const DEFAULT_VERDICT_SETTINGS: VerdictSettings = Object.freeze({
   revalidateAfter: 86400,
   grace: 2592000,
@@ -59,28 +59,29 @@ export interface VerdictRequest {
 export interface VerdictDecision {
   readonly donnees: Donnees;
   /**
-   * The registrable domain to bind (rule 8), or null. The store binds atomically and, if it loses
-   * a race, the service decides again with the fresh record (DESIGN 2.5: "two first calls racing
-   * from two domains on a one-domain key bind exactly one").
+   * The registrable domain to bind (rule 8), or null. The store binds atomically and, if it loses a
+   * race, the service decides again with the fresh record (docs/protocol.md#verdict: two first
+   * calls racing from two domains on a one-domain key bind exactly one).
    */
   readonly bind: string | null;
 }
 
 /**
- * The verdict of DESIGN 2.5: nine rules, in order, the first that matches wins. Pure: the key
- * record, the parsed host and the time are handed in, and binding is returned as an intent for
- * the store to carry out, never done here.
+ * The verdict of docs/protocol.md#verdict: nine rules, in order, the first that matches wins. Pure:
+ * the key record, the parsed host and the time are handed in, and binding is returned as an intent
+ * for the store to carry out, never done here.
  *
  * The request is checked first, whole, so that malformed input is a `ValidationError` whichever
  * rule would have answered. The service checks `produit` and `nonce` (request-fields.ts) and
  * parses the host itself before calling, so an error here means a bad key record or a bug: an
- * internal fault, a 5xx, never a signed refusal (DESIGN 2).
+ * internal fault, a 5xx, never a signed refusal (docs/protocol.md#errors).
  */
 export function decideVerdict(request: VerdictRequest): VerdictDecision {
   const { key, host, produit, nonce, now, settings } = checkRequest(request);
 
-  // Shared by every verdict. `produit` and `nonce` are echoed only when sent (DESIGN 2.4), on
-  // refusals too, so that without them `donnees` holds exactly the spec's nine fields.
+  // Shared by every verdict. `produit` and `nonce` are echoed only when sent
+  // (docs/protocol.md#product-and-nonce), on refusals too, so that without them `donnees` holds
+  // exactly the nine standard fields.
   const common = {
     emis: now,
     revalider: now + settings.revalidateAfter,
@@ -112,29 +113,31 @@ export function decideVerdict(request: VerdictRequest): VerdictDecision {
   if (key === null) return refuse('inconnue', '');
 
   // 2. A key that does not open the product asked for looks exactly like no key at all: it must
-  // not tell a caller which domains some other product's key is bound to (DESIGN 2.4).
+  // not tell a caller which domains some other product's key is bound to
+  // (docs/protocol.md#product-and-nonce).
   if (produit !== undefined && !key.products.includes(produit)) return refuse('inconnue', '');
 
   // Every later refusal names the key's bound domains, in binding order ("" when none).
   const bound = key.domains.join(', ');
 
   // 3. Replaced or killed: the motif is the status, `quand` dates the event. Before the test-host
-  // rule: "a revoked key on `localhost` answers `revocation`" (DESIGN 2.3).
+  // rule: a revoked key on `localhost` answers `revocation` (docs/protocol.md#test-hosts).
   if (key.ended !== null) return refuse(key.ended.motif, bound, formatQuand(key.ended.at));
 
-  // 4. A trial past its end. DESIGN is silent on the boundary; we decide that a trial ending at
-  // T runs while now < T: `expiresAt` is the first second at which it no longer runs.
+  // 4. A trial past its end. On the boundary, we decide that a trial ending at T runs while
+  // now < T: `expiresAt` is the first second at which it no longer runs.
   if (key.expiresAt !== null && now >= key.expiresAt) {
     return refuse('expiree', bound, formatQuand(key.expiresAt));
   }
 
-  // 5. A development key runs anywhere and binds nothing (spec "What the service does" 6).
+  // 5. A development key runs anywhere and binds nothing (docs/protocol.md#verdict).
   if (key.kind === 'dev') return accept(true, null);
 
-  // 6. Test and staging hosts never consume an activation (DESIGN 2.3).
+  // 6. Test and staging hosts never consume an activation (docs/protocol.md#test-hosts).
   if (host.test) return accept(true, null);
 
-  // 7. Already bound: any subdomain of a bound registrable domain is covered (spec 4).
+  // 7. Already bound: any subdomain of a bound registrable domain is covered
+  // (docs/protocol.md#host-normalisation).
   if (key.domains.includes(host.registrable)) return accept(false, null);
 
   // 8. A free slot: bind this registrable domain (one installation more).
@@ -215,8 +218,9 @@ function checkHost(value: unknown): CheckedHost {
     throw new ValidationError('host.test', `host.test: expected a boolean, got ${typeName(test)}`);
   }
   if (test) return { hote, registrable, test };
-  // DESIGN 2.2: a host with no registrable domain is a 400 unless it is a test host (2.3), so a
-  // real host without one here means the caller skipped the host parser.
+  // docs/protocol.md#host-normalisation: a host with no registrable domain is a 400 unless it is a
+  // test host (#test-hosts), so a real host without one here means the caller skipped the host
+  // parser.
   if (registrable === null) {
     throw new ValidationError(
       'host.registrable',
@@ -259,8 +263,9 @@ function checkKey(value: unknown): CheckedKey | null {
     ended = { motif: status, at: endedAt };
   }
 
-  // Only trial keys are time-limited (DESIGN 3), and a trial always has an end (rule 4): a trial
-  // without one would run for ever, and an end on another kind would be silently ignored.
+  // Only trial keys are time-limited (docs/protocol.md#key-lifecycle), and a trial always has an
+  // end (rule 4): a trial without one would run for ever, and an end on another kind would be
+  // silently ignored.
   if (kind === 'trial' && expiresAt === null) {
     throw new ValidationError(
       'key.expiresAt',

@@ -1,9 +1,9 @@
 /**
- * The verdict object `donnees` (spec "Verdict object donnees", DESIGN 2.4 and 2.5) and the signed
+ * The verdict object `donnees` (docs/protocol.md#verdict, #product-and-nonce) and the signed
  * envelope around it. This is the only data the signature covers.
  */
 
-/** Reasons for a refusal (spec "States and transitions"). `reseau` is made by clients only. */
+/** Reasons for a refusal (docs/protocol.md#verdict). `reseau` is made by clients only. */
 export const MOTIFS = [
   'autre_domaine',
   'transfert',
@@ -31,13 +31,13 @@ export interface Donnees {
   /** Seconds the verdict may be kept while the service does not answer. */
   readonly sursis: number;
   readonly hote: string;
-  /** Echoed only when the request carried it (DESIGN 2.4). */
+  /** Echoed only when the request carried it (docs/protocol.md#product-and-nonce). */
   readonly produit?: string;
-  /** Echoed only when the request carried it (DESIGN 2.4). */
+  /** Echoed only when the request carried it (docs/protocol.md#product-and-nonce). */
   readonly nonce?: string;
 }
 
-/** The 200 body: `{"donnees": {...}, "signature": "<base64>"}` (DESIGN 2). */
+/** The 200 body: `{"donnees": {...}, "signature": "<base64>"}` (docs/protocol.md#request). */
 export interface SignedEnvelope {
   readonly donnees: Donnees;
   readonly signature: string;

@@ -33,7 +33,7 @@ export function publicKeyOf(seed: Uint8Array): Uint8Array {
   return ed.getPublicKey(checkBytes(seed, 32, 'seed'));
 }
 
-/** Signs the canonical form of `donnees` (spec "Signature verification", DESIGN 2.6). */
+/** Signs the canonical form of `donnees` (docs/protocol.md#signature, #canonical-form). */
 export function signDonnees(donnees: Donnees, signer: Signer): SignedEnvelope {
   const signature = signer.sign(canonicalBytes(donnees));
   if (!(signature instanceof Uint8Array) || signature.length !== 64) {
@@ -70,7 +70,7 @@ export function verifySignature(signature: Uint8Array, message: Uint8Array, publ
   }
 }
 
-/** Parses a trusted public key given as raw bytes or base64 (DESIGN 2.4: clients trust a list). */
+/** Parses a trusted public key given as raw bytes or base64 (docs/protocol.md#signature: clients trust a list). */
 export function toPublicKey(key: Uint8Array | string, field = 'publicKey'): Uint8Array {
   if (typeof key === 'string') return decodeBase64(key, field, 32);
   return checkBytes(key, 32, field);

@@ -2,14 +2,14 @@ import { typeName, ValidationError } from './validation-error.js';
 
 /**
  * The last second whose ISO 8601 form keeps a four-digit year: 9999-12-31T23:59:59Z. Beyond it
- * `Date#toISOString` switches to the expanded `+010000-...` form, which is not the format DESIGN
- * 2.5 fixes, so such a time is refused rather than formatted differently.
+ * `Date#toISOString` switches to the expanded `+010000-...` form, which is not the format
+ * docs/protocol.md#verdict fixes, so such a time is refused rather than formatted differently.
  */
 export const MAX_QUAND_SECONDS = 253402300799;
 
 /**
- * `quand` of a verdict (DESIGN 2.5): ISO 8601 in UTC, to the second, with `Z` and no fraction,
- * e.g. `2026-11-22T10:14:00Z`. The spec leaves the format "not shown"; DESIGN fixes this one.
+ * `quand` of a verdict (docs/protocol.md#verdict): ISO 8601 in UTC, to the second, with `Z` and no
+ * fraction, e.g. `2026-11-22T10:14:00Z`.
  *
  * Pure: `new Date(ms)` with an argument reads no clock. The input must be an integer number of
  * seconds from 0 (1970-01-01T00:00:00Z) to `MAX_QUAND_SECONDS`, else a `ValidationError`.

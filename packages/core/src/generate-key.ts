@@ -1,6 +1,6 @@
 import { typeName, ValidationError } from './validation-error.js';
 
-/** Crockford's base32 alphabet: digits and letters without I, L, O, U (DESIGN 2.1). */
+/** Crockford's base32 alphabet: digits and letters without I, L, O, U (docs/protocol.md#key-normalisation). */
 export const CROCKFORD_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** Issued keys are 25 characters: 125 bits of randomness, shown as five groups of five. */

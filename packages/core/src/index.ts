@@ -3,12 +3,12 @@
 // Errors (one family)
 export { isValidationError, typeName, ValidationError } from './validation-error.js';
 
-// Keys (DESIGN 2.1)
+// Keys (docs/protocol.md#key-normalisation)
 export { keyHint, MAX_RAW_KEY_LENGTH, normalizeKey } from './normalize-key.js';
 export { CROCKFORD_ALPHABET, formatKey, generateKey, KEY_LENGTH } from './generate-key.js';
 export type { RandomBytes } from './generate-key.js';
 
-// Hosts (DESIGN 2.2, 2.3)
+// Hosts (docs/protocol.md#host-normalisation, #test-hosts)
 export { MAX_HOST_LENGTH, MAX_LABEL_LENGTH, MAX_URL_LENGTH, normalizeHost } from './normalize-host.js';
 export { parseHost } from './parse-host.js';
 export type { HostInfo } from './parse-host.js';
@@ -17,17 +17,17 @@ export { isTestHost, isTestIpAddress, TEST_PREFIXES, TEST_SUFFIXES } from './tes
 export { formatIpv4, ipv4InCidr, ipv6InCidr, mappedIpv4, parseIpHost, parseIpv4, parseIpv6 } from './ip-address.js';
 export type { IpAddress, Ipv4Address, Ipv6Address } from './ip-address.js';
 
-// Request fields of our extension (DESIGN 2.4)
+// Request fields of our extension (docs/protocol.md#product-and-nonce)
 export { validateNonce, validateProduit } from './request-fields.js';
 
-// Verdicts (DESIGN 2.5)
+// Verdicts (docs/protocol.md#verdict)
 export { MOTIFS } from './donnees.js';
 export type { Donnees, Motif, SignedEnvelope } from './donnees.js';
 export { decideVerdict, DEFAULT_VERDICT_SETTINGS, KEY_KINDS, KEY_STATUSES } from './decide-verdict.js';
 export type { KeyKind, KeyRecord, KeyStatus, VerdictDecision, VerdictRequest, VerdictSettings } from './decide-verdict.js';
 export { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';
 
-// Canonical form and signatures (DESIGN 2.6, RFC 8032)
+// Canonical form and signatures (docs/protocol.md#canonical-form, #signature, RFC 8032)
 export { canonicalBytes, canonicalJson, compareCodePoints } from './canonical-json.js';
 export { decodeBase64, encodeBase64, tryDecodeBase64 } from './base64.js';
 export { createNobleSigner, publicKeyOf, signDonnees, toPublicKey, verifySignature } from './ed25519.js';
@@ -35,7 +35,7 @@ export type { SignatureVerifier, Signer } from './ed25519.js';
 export { checkExpectation, checkTrustedPublicKeys, checkVerifier, verifyEnvelope } from './verify-envelope.js';
 export type { EnvelopeExpectation, VerifyEnvelopeOptions } from './verify-envelope.js';
 
-// Clients (spec "Client verdict states", DESIGN 6)
+// Clients (docs/protocol.md#states)
 export { clientStep, readCacheRecord } from './client-state.js';
 export type { CacheRecord, CallOutcome, ClientState, ClientStep, ClientStepInput } from './client-state.js';
 export {

@@ -1,8 +1,8 @@
 /**
- * IP addresses as they appear in a `hote` (DESIGN 2.2, 2.3): only the forms the WHATWG URL
- * parser serialises, never the many forms it accepts on input (`127.1`, `0x7f.1`, `2130706433`
- * all come out as `127.0.0.1`). So these parsers are strict on purpose: anything else is not an
- * IP address here, and a lookalike string can never be taken for one.
+ * IP addresses as they appear in a `hote` (docs/protocol.md#host-normalisation, #test-hosts): only
+ * the forms the WHATWG URL parser serialises, never the many forms it accepts on input (`127.1`,
+ * `0x7f.1`, `2130706433` all come out as `127.0.0.1`). So these parsers are strict on purpose:
+ * anything else is not an IP address here, and a lookalike string can never be taken for one.
  *
  * - IPv4: `a.b.c.d`, four decimal numbers 0..255 without leading zeros (WHATWG URL "IPv4
  *   serializer").

@@ -11,7 +11,7 @@ function expectRefusal(url: unknown, message: string): void {
   expect(error).toMatchObject({ field: 'url', message });
 }
 
-describe('normalizeHost: input checks (DESIGN 2.2)', () => {
+describe('normalizeHost: input checks (docs/protocol.md#host-normalisation)', () => {
   it.each([
     [42, 'number'],
     [null, 'null'],
@@ -35,9 +35,9 @@ describe('normalizeHost: input checks (DESIGN 2.2)', () => {
     expectRefusal(value, 'url: is empty');
   });
 
-  // Decision (DESIGN 2.2 "trim white space"): strip U+0000..U+0020 only, as the WHATWG parser
-  // does, so PHP's trim($s, "\x00..\x20") gives the same result. U+00A0 is not stripped; it
-  // then fails the host rules.
+  // Decision (docs/protocol.md#host-normalisation trims white space): strip U+0000..U+0020 only,
+  // as the WHATWG parser does, so PHP's trim($s, "\x00..\x20") gives the same result. U+00A0 is
+  // not stripped; it then fails the host rules.
   it('trims C0 controls and space only', () => {
     expect(normalizeHost('\u0000\u0001 exemple.fr \u001f\u0020')).toBe('exemple.fr');
     expectRefusal('\u00a0exemple.fr', 'url: not a valid URL');
@@ -45,7 +45,7 @@ describe('normalizeHost: input checks (DESIGN 2.2)', () => {
   });
 });
 
-describe('normalizeHost: scheme and parser (DESIGN 2.2)', () => {
+describe('normalizeHost: scheme and parser (docs/protocol.md#host-normalisation)', () => {
   it('puts http:// in front of a value without scheme://', () => {
     expect(normalizeHost('localhost:3000')).toBe('localhost');
     expect(normalizeHost('exemple.fr/?u=https://x')).toBe('exemple.fr');
@@ -84,7 +84,7 @@ describe('normalizeHost: scheme and parser (DESIGN 2.2)', () => {
   });
 });
 
-describe('normalizeHost: host rules (DESIGN 2.2)', () => {
+describe('normalizeHost: host rules (docs/protocol.md#host-normalisation)', () => {
   it('removes one trailing dot, not two', () => {
     expect(normalizeHost('exemple.fr.')).toBe('exemple.fr');
     expectRefusal('exemple.fr..', 'url: host has an empty label');

@@ -2,33 +2,34 @@ import { parseIpHost } from './ip-address.js';
 import { typeName, ValidationError } from './validation-error.js';
 
 /**
- * Longest `url` accepted (DESIGN 2.2 decision: a bound on the parser's work), counted before the
- * trim in JavaScript string length (UTF-16 code units), as DESIGN 2.1 counts `cle`.
+ * Longest `url` accepted (docs/protocol.md#limits: a bound on the parser's work), counted before
+ * the trim in JavaScript string length (UTF-16 code units), as `cle` is counted
+ * (docs/protocol.md#key-normalisation).
  */
 export const MAX_URL_LENGTH = 2048;
 
 /**
  * DNS limits (RFC 1035 2.3.4: 63 octets a label, 255 octets a name on the wire, so 253
  * characters in text without the root dot). The WHATWG parser does not enforce them; we do
- * (DESIGN 2.2 decision), on the punycode form.
+ * (docs/protocol.md#limits), on the punycode form.
  */
 export const MAX_LABEL_LENGTH = 63;
 export const MAX_HOST_LENGTH = 253;
 
 /**
- * DESIGN 2.2 trims "white space". We strip what the WHATWG URL parser strips itself: leading
- * and trailing C0 controls and space (U+0000..U+0020), so PHP can do the very same with
- * `trim($s, "\x00..\x20")`. Not `String.prototype.trim`, which also eats U+00A0, U+FEFF...
+ * docs/protocol.md#host-normalisation trims white space: we strip what the WHATWG URL parser strips
+ * itself: leading and trailing C0 controls and space (U+0000..U+0020), so PHP can do the very same
+ * with `trim($s, "\x00..\x20")`. Not `String.prototype.trim`, which also eats U+00A0, U+FEFF...
  */
 const C0_OR_SPACE_AT_ENDS = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 
-/** DESIGN 2.2: a value that already names a scheme (RFC 3986 3.1 syntax) followed by `://`. */
+/** docs/protocol.md#host-normalisation: a value that already names a scheme (RFC 3986 3.1 syntax) followed by `://`. */
 const SCHEME_AND_SLASHES = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 /**
  * What a label may hold once the parser has lower-cased it and turned IDN into punycode. The
  * WHATWG parser lets through `!`, `*`, `$`, `'`... in a host; no real site name has them, so we
- * refuse them (DESIGN 2.2 decision). `_` stays: it occurs in real DNS names.
+ * refuse them (docs/protocol.md#host-normalisation). `_` stays: it occurs in real DNS names.
  */
 const LABEL = /^[a-z0-9_-]+$/;
 
@@ -37,7 +38,8 @@ function invalid(message: string): ValidationError {
 }
 
 /**
- * The `url` field of a request to `hote` (DESIGN 2.2), byte for byte what every client does:
+ * The `url` field of a request to `hote` (docs/protocol.md#host-normalisation), byte for byte what
+ * every client does:
  *
  * 1. Not a string, longer than 2048 characters, or empty after trimming C0 controls and space:
  *    refused.
@@ -77,14 +79,14 @@ export function normalizeHost(url: unknown): string {
   if (scheme !== 'http' && scheme !== 'https') {
     throw invalid(`scheme must be http or https, got ${scheme}`);
   }
-  // DESIGN 2.2 decision: userinfo is refused, not dropped. An empty one (`http://@x.fr`) is
-  // already gone after parsing and passes.
+  // docs/protocol.md#host-normalisation: userinfo is refused, not dropped. An empty one
+  // (`http://@x.fr`) is already gone after parsing and passes.
   if (parsed.username !== '' || parsed.password !== '') {
     throw invalid('must not hold a user name or password');
   }
 
-  // DESIGN 2.2: `hostname` has no port; ONE trailing dot goes (`x.fr.` is `x.fr`, `x.fr..` fails
-  // the empty-label rule below).
+  // docs/protocol.md#host-normalisation: `hostname` has no port; ONE trailing dot goes (`x.fr.`
+  // is `x.fr`, `x.fr..` fails the empty-label rule below).
   let host = parsed.hostname;
   if (host.endsWith('.')) host = host.slice(0, -1);
   // IP addresses are already canonical (WHATWG IPv4/IPv6 serialisers): no label or www rule.
@@ -105,7 +107,8 @@ function checkedName(host: string): string {
   if (host.length > MAX_HOST_LENGTH) {
     throw invalid(`host is longer than ${MAX_HOST_LENGTH} characters`);
   }
-  // DESIGN 2.2: one leading `www.`, only when what remains still has a dot (`www.fr` stays).
+  // docs/protocol.md#host-normalisation: one leading `www.`, only when what remains still has a
+  // dot (`www.fr` stays).
   if (host.startsWith('www.') && host.indexOf('.', 4) !== -1) return host.slice(4);
   return host;
 }

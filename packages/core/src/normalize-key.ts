@@ -1,10 +1,13 @@
 import { typeName, ValidationError } from './validation-error.js';
 
-/** DESIGN 2.1: a raw `cle` longer than this (JavaScript string length) is refused before anything else. */
+/**
+ * A raw `cle` longer than this (JavaScript string length) is refused before anything else
+ * (docs/protocol.md#key-normalisation).
+ */
 export const MAX_RAW_KEY_LENGTH = 1024;
 
 /**
- * The buyer's key as the service looks it up (spec "Verdict request body", DESIGN 2.1): keep
+ * The buyer's key as the service looks it up (docs/protocol.md#key-normalisation): keep
  * ASCII letters and digits, drop everything else, fold to upper case. Pasted spaces, dashes,
  * quotes and line breaks are harmless. Letters are not re-mapped (no Crockford O->0, I->1):
  * issued keys never hold those letters, so a mistyped one simply answers `inconnue`.
@@ -25,8 +28,8 @@ export function normalizeKey(raw: unknown): string {
 }
 
 /**
- * The four characters of a key that may be shown or logged (DESIGN 3, 4): never more.
- * Takes a normalised key.
+ * The four characters of a key that may be shown or logged (docs/protocol.md#key-lifecycle,
+ * #privacy): never more. Takes a normalised key.
  */
 export function keyHint(normalisedKey: string): string {
   return normalisedKey.slice(-4);

@@ -6,7 +6,7 @@ import { type HostInfo, parseHost } from './parse-host.js';
 import { ValidationError } from './validation-error.js';
 
 
-describe('parseHost (DESIGN 2.2, 2.3)', () => {
+describe('parseHost (docs/protocol.md#host-normalisation, #test-hosts)', () => {
   it('gives the host, its registrable domain and whether it is a test host', () => {
     expect(parseHost('https://www.boutique.exemple.fr/panier')).toEqual<HostInfo>({
       hote: 'boutique.exemple.fr',
@@ -40,7 +40,8 @@ describe('parseHost (DESIGN 2.2, 2.3)', () => {
   });
 
   it('checks single labels before the public-suffix rule', () => {
-    // `fr` and `com` are public suffixes too, but single labels are test hosts (DESIGN 2.3).
+    // `fr` and `com` are public suffixes too, but single labels are test hosts
+    // (docs/protocol.md#test-hosts).
     expect(parseHost('fr')).toEqual<HostInfo>({ hote: 'fr', registrable: null, test: true });
     expect(parseHost('com')).toEqual<HostInfo>({ hote: 'com', registrable: null, test: true });
   });

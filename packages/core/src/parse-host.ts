@@ -3,7 +3,10 @@ import { registrableDomain } from './registrable-domain.js';
 import { isTestHost } from './test-host.js';
 import { ValidationError } from './validation-error.js';
 
-/** Everything the verdict needs to know about the host a request names (DESIGN 2.2, 2.3). */
+/**
+ * Everything the verdict needs to know about the host a request names
+ * (docs/protocol.md#host-normalisation, #test-hosts).
+ */
 export interface HostInfo {
   /** The normalised host, echoed in `donnees.hote`. */
   readonly hote: string;
@@ -12,15 +15,16 @@ export interface HostInfo {
    * itself, or null where there is none (`localhost`, a private IP, a single label).
    */
   readonly registrable: string | null;
-  /** A test or staging host (DESIGN 2.3): never consumes an activation, answers `essai` true. */
+  /** A test or staging host (docs/protocol.md#test-hosts): never consumes an activation, answers `essai` true. */
   readonly test: boolean;
 }
 
 /**
- * The `url` field to a `HostInfo`: normalise (DESIGN 2.2), find the registrable domain, decide
- * test-ness (DESIGN 2.3, checked first, so `intranet` and `fr` pass), then refuse a host that
- * names no site: one that is itself a public suffix (`co.uk`, `myshopify.com`, `github.io`).
- * Every refusal is a `ValidationError` on field `url` (a 400 for the service).
+ * The `url` field to a `HostInfo`: normalise (docs/protocol.md#host-normalisation), find the
+ * registrable domain, decide test-ness (docs/protocol.md#test-hosts, checked first, so `intranet`
+ * and `fr` pass), then refuse a host that names no site: one that is itself a public suffix
+ * (`co.uk`, `myshopify.com`, `github.io`). Every refusal is a `ValidationError` on field `url` (a
+ * 400 for the service).
  */
 export function parseHost(url: unknown): HostInfo {
   const hote = normalizeHost(url);

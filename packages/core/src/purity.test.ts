@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import manifest from '../package.json';
 
 /**
- * Issue 2 / DESIGN 1: core has no I/O. It never reads the environment, the disk, the clock or
- * the network, and imports nothing from `node:`; what it needs (clock, randomness, signer) is
- * handed in. This test reads every shipped source file (not the tests) and fails on any of them.
+ * Core has no I/O (CONTRIBUTING.md#architecture). It never reads the environment, the disk, the
+ * clock or the network, and imports nothing from `node:`; what it needs (clock, randomness, signer)
+ * is handed in. This test reads every shipped source file (not the tests) and fails on any of them.
  * Vite's import.meta.glob reads the files, so this test itself needs no `node:` module either.
  */
 const sources = Object.entries(

@@ -3,7 +3,7 @@ import { thrown } from '../test/validation-error-support.js';
 import { registrableDomain } from './registrable-domain.js';
 import { ValidationError } from './validation-error.js';
 
-describe('registrableDomain: names (DESIGN 2.2, tldts with private suffixes)', () => {
+describe('registrableDomain: names (docs/protocol.md#host-normalisation, tldts with private suffixes)', () => {
   it.each([
     ['exemple.fr', 'exemple.fr'],
     ['a.b.exemple.fr', 'exemple.fr'],
@@ -41,9 +41,10 @@ describe('registrableDomain: names (DESIGN 2.2, tldts with private suffixes)', (
     },
   );
 
-  // Decision (DESIGN 2.2 says "tldts getDomain"): names under no PSL rule take the PSL's implicit
-  // `*` rule, as tldts does, including the special-use TLDs of DESIGN 2.3. Those are test hosts
-  // anyway (nothing is bound); their `registrable` only fills `domaine` on the verdict.
+  // Decision (docs/protocol.md#host-normalisation says tldts `getDomain`): names under no PSL
+  // rule take the PSL's implicit `*` rule, as tldts does, including the special-use TLDs of
+  // docs/protocol.md#test-hosts. Those are test hosts anyway (nothing is bound); their
+  // `registrable` only fills `domaine` on the verdict.
   it.each([
     ['exemple.zzz', 'exemple.zzz'],
     ['monsite.local', 'monsite.local'],

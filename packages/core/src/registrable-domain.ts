@@ -5,8 +5,8 @@ import { typeName, ValidationError } from './validation-error.js';
 
 /**
  * tldts 7 options (tldts-core `options.ts`):
- * - `allowPrivateDomains: true`: DESIGN 2.2, the PSL's private section counts, so
- *   `a.myshopify.com` and `b.myshopify.com` are two domains, `myshopify.com` none.
+ * - `allowPrivateDomains: true`: docs/protocol.md#host-normalisation, the PSL's private section
+ *   counts, so `a.myshopify.com` and `b.myshopify.com` are two domains, `myshopify.com` none.
  * - `extractHostname: false`: the input is already a hostname (our `hote`), not a URL; tldts then
  *   skips its own URL extraction and its hostname validation (which, unlike the WHATWG parser,
  *   refuses a label that starts or ends with `-`). Validation is ours (normalize-host.ts).
@@ -16,16 +16,17 @@ import { typeName, ValidationError } from './validation-error.js';
 const TLDTS_OPTIONS = { allowPrivateDomains: true, extractHostname: false } as const;
 
 /**
- * The registrable domain of a normalised `hote` (DESIGN 2.2): the domain a licence binds to.
+ * The registrable domain of a normalised `hote` (docs/protocol.md#host-normalisation): the domain a
+ * licence binds to.
  *
  * - A name: tldts `getDomain` (public suffix + one label), or null when the name is itself a
  *   public suffix (`co.uk`, `github.io`), is a single label, or has an empty label (`.x.fr`: the
  *   PSL test file expects null for a leading dot; a `hote` never has one).
- * - An IP address in a test range of DESIGN 2.3 (loopback, private, link-local, `0.0.0.0`,
- *   `[::]`...): null, it names no site.
- * - Any other IP address is its own domain (DESIGN 2.2), IPv6 in brackets; an IPv4-mapped IPv6
- *   address (`[::ffff:808:808]`) is the IPv4 address it carries (`8.8.8.8`), as DESIGN 5 counts
- *   it for rate limits (RFC 4291 2.5.5.2: it is that IPv4 host).
+ * - An IP address in a test range of docs/protocol.md#test-hosts (loopback, private, link-local,
+ *   `0.0.0.0`, `[::]`...): null, it names no site.
+ * - Any other IP address is its own domain (docs/protocol.md#host-normalisation), IPv6 in brackets;
+ *   an IPv4-mapped IPv6 address (`[::ffff:808:808]`) is the IPv4 address it carries (`8.8.8.8`), as
+ *   docs/protocol.md#rate-limit counts it for rate limits (RFC 4291 2.5.5.2: it is that IPv4 host).
  *
  * Expects the lower-case ASCII form `normalizeHost` produces; it does not lower-case or convert
  * IDN itself.

@@ -8,7 +8,7 @@ import { ValidationError } from './validation-error.js';
 const PRODUIT_ALPHABET = [...'abcdefghijklmnopqrstuvwxyz0123456789._-'];
 const NONCE_ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'];
 
-describe('validateProduit (DESIGN 2.4: [a-z0-9._-]{1,64})', () => {
+describe('validateProduit (docs/protocol.md#product-and-nonce: [a-z0-9._-]{1,64})', () => {
   it('passes an absent produit through as undefined', () => {
     expect(validateProduit(undefined)).toBeUndefined();
   });
@@ -67,7 +67,7 @@ describe('validateProduit (DESIGN 2.4: [a-z0-9._-]{1,64})', () => {
   });
 });
 
-describe('validateNonce (DESIGN 2.4: [A-Za-z0-9_-]{16,64})', () => {
+describe('validateNonce (docs/protocol.md#product-and-nonce: [A-Za-z0-9_-]{16,64})', () => {
   it('passes an absent nonce through as undefined', () => {
     expect(validateNonce(undefined)).toBeUndefined();
   });

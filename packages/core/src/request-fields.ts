@@ -1,21 +1,21 @@
 import { typeName, ValidationError } from './validation-error.js';
 
 /**
- * The two optional request fields of our protocol extension (DESIGN 2.4): `produit` binds a
- * verdict to a product, `nonce` binds it to one call. Both are echoed inside `donnees` (and so
- * signed) only when the request carried them, so an absent field stays absent: `undefined` in,
- * `undefined` out. Anything else that is not a well-formed value is a 400 at the service
- * (DESIGN 2: "a malformed `produit` or `nonce`"), including `null` and the empty string.
+ * The two optional request fields of our protocol extension (docs/protocol.md#product-and-nonce):
+ * `produit` binds a verdict to a product, `nonce` binds it to one call. Both are echoed inside
+ * `donnees` (and so signed) only when the request carried them, so an absent field stays absent:
+ * `undefined` in, `undefined` out. Anything else that is not a well-formed value is a 400 at the
+ * service (docs/protocol.md#request), including `null` and the empty string.
  *
  * Messages never repeat the value: it came from an untrusted body and ends up in a problem+json
  * `detail`.
  */
 
-/** DESIGN 2.4: `[a-z0-9._-]{1,64}`. */
+/** docs/protocol.md#product-and-nonce: `[a-z0-9._-]{1,64}`. */
 const PRODUIT_LENGTH = { min: 1, max: 64 } as const;
 const PRODUIT_CHARACTERS = /^[a-z0-9._-]*$/;
 
-/** DESIGN 2.4: `[A-Za-z0-9_-]{16,64}` (16 base64url characters carry 96 random bits). */
+/** docs/protocol.md#product-and-nonce: `[A-Za-z0-9_-]{16,64}` (16 base64url characters carry 96 random bits). */
 const NONCE_LENGTH = { min: 16, max: 64 } as const;
 const NONCE_CHARACTERS = /^[A-Za-z0-9_-]*$/;
 

@@ -3,9 +3,9 @@ import { parseIpHost } from './ip-address.js';
 import { isTestHost, isTestIpAddress, TEST_PREFIXES, TEST_SUFFIXES } from './test-host.js';
 
 // Registrable domains are given by hand here (what the PSL says), so that these tests check the
-// rules of DESIGN 2.3 alone; parse-host.test.ts runs the whole pipeline.
-describe('isTestHost: names (DESIGN 2.3)', () => {
-  it('lists exactly the suffixes and prefixes of DESIGN 2.3', () => {
+// rules of docs/protocol.md#test-hosts alone; parse-host.test.ts runs the whole pipeline.
+describe('isTestHost: names (docs/protocol.md#test-hosts)', () => {
+  it('lists exactly the suffixes and prefixes of docs/protocol.md#test-hosts', () => {
     expect([...TEST_SUFFIXES].sort()).toEqual(
       ['example', 'home.arpa', 'internal', 'invalid', 'local', 'localhost', 'test'].sort(),
     );
@@ -24,8 +24,8 @@ describe('isTestHost: names (DESIGN 2.3)', () => {
     expect(isTestHost(hote, registrable)).toBe(true);
   });
 
-  // Decision (DESIGN 2.3 lists `.home.arpa`): the name `home.arpa` itself is a test host too
-  // (RFC 8375 reserves the whole zone), though the PSL makes it a public suffix.
+  // Decision (docs/protocol.md#test-hosts lists `.home.arpa`): the name `home.arpa` itself is a
+  // test host too (RFC 8375 reserves the whole zone), though the PSL makes it a public suffix.
   it('takes home.arpa itself as a test host, though it has no registrable domain', () => {
     expect(isTestHost('home.arpa', null)).toBe(true);
   });
@@ -69,7 +69,7 @@ describe('isTestHost: names (DESIGN 2.3)', () => {
 
   it('needs a registrable domain for the prefix rule', () => {
     // A prefixed name with no registrable domain is not made a test host by its prefix: the
-    // public-suffix rule of DESIGN 2.2 then refuses it.
+    // public-suffix rule of docs/protocol.md#host-normalisation then refuses it.
     expect(isTestHost('dev.co.uk', null)).toBe(false);
   });
 
@@ -83,7 +83,7 @@ describe('isTestHost: names (DESIGN 2.3)', () => {
   });
 });
 
-describe('isTestHost: IP addresses (DESIGN 2.3)', () => {
+describe('isTestHost: IP addresses (docs/protocol.md#test-hosts)', () => {
   it.each([
     '0.0.0.0',
     '127.0.0.0',
@@ -131,7 +131,7 @@ describe('isTestHost: IP addresses (DESIGN 2.3)', () => {
     '100.63.255.255',
     '100.128.0.0',
     '8.8.8.8',
-    // Documentation ranges (RFC 5737, RFC 3849) are not test hosts (DESIGN 2.3).
+    // Documentation ranges (RFC 5737, RFC 3849) are not test hosts (docs/protocol.md#test-hosts).
     '192.0.2.1',
     '198.51.100.1',
     '203.0.113.1',

@@ -9,17 +9,18 @@ import {
 } from './ip-address.js';
 
 /**
- * Test and staging hosts (DESIGN 2.3): they never consume an activation and answer `essai` true.
+ * Test and staging hosts (docs/protocol.md#test-hosts): they never consume an activation and answer
+ * `essai` true.
  * Every rule matches whole labels (a suffix after a dot, a prefix before a dot), never a
  * substring: `devexemple.fr`, `mydev.exemple.fr`, `test.exemple.fr`, `localhost.fr` and
  * `exemple.dev` are real sites.
  */
 
 /**
- * Name suffixes (DESIGN 2.3). `.local`, `.test`, `.example`, `.invalid`, `.localhost` are the
- * RFC 6761 / RFC 6762 special-use names, `.internal` the ICANN private-use TLD, `.home.arpa`
- * RFC 8375. A name equal to a suffix (`home.arpa`) is a test host too: RFC 8375 reserves the
- * whole zone, and the single-label ones (`local`, `test`...) are test hosts anyway.
+ * Name suffixes (docs/protocol.md#test-hosts). `.local`, `.test`, `.example`, `.invalid`,
+ * `.localhost` are the RFC 6761 / RFC 6762 special-use names, `.internal` the ICANN private-use
+ * TLD, `.home.arpa` RFC 8375. A name equal to a suffix (`home.arpa`) is a test host too: RFC 8375
+ * reserves the whole zone, and the single-label ones (`local`, `test`...) are test hosts anyway.
  */
 export const TEST_SUFFIXES = [
   'localhost',
@@ -31,7 +32,7 @@ export const TEST_SUFFIXES = [
   'home.arpa',
 ] as const;
 
-/** First labels that mark a staging copy, only when below the registrable domain (DESIGN 2.3). */
+/** First labels that mark a staging copy, only when below the registrable domain (docs/protocol.md#test-hosts). */
 export const TEST_PREFIXES = ['dev', 'staging', 'preprod'] as const;
 
 /** `[base, prefix length]`: loopback, private (RFC 1918), link-local, shared CGNAT (RFC 6598). */
@@ -67,14 +68,15 @@ const IPV4_RANGES = TEST_IPV4_RANGES.map(([base, length]) => [parsedIpv4(base), 
 const IPV6_RANGES = TEST_IPV6_RANGES.map(([base, length]) => [parsedIpv6(base), length] as const);
 
 function isTestIpv4(value: number): boolean {
-  // `0.0.0.0` alone, not 0.0.0.0/8: it is the "any address" a local server listens on (DESIGN 2.3).
+  // `0.0.0.0` alone, not 0.0.0.0/8: it is the "any address" a local server listens on
+  // (docs/protocol.md#test-hosts).
   if (value === 0) return true;
   return IPV4_RANGES.some(([base, length]) => ipv4InCidr(value, base, length));
 }
 
 /**
- * True for the IP addresses DESIGN 2.3 counts as test hosts: the IPv4 and IPv6 ranges above,
- * `0.0.0.0`, `[::]`, and IPv4-mapped IPv6 forms of the IPv4 ones (`[::ffff:7f00:1]`).
+ * True for the IP addresses docs/protocol.md#test-hosts counts as test hosts: the IPv4 and IPv6
+ * ranges above, `0.0.0.0`, `[::]`, and IPv4-mapped IPv6 forms of the IPv4 ones (`[::ffff:7f00:1]`).
  * Documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32) are not.
  */
 export function isTestIpAddress(address: IpAddress): boolean {
@@ -87,8 +89,9 @@ export function isTestIpAddress(address: IpAddress): boolean {
 }
 
 /**
- * DESIGN 2.3, for a normalised `hote` and its registrable domain (from `registrableDomain`).
- * Checked before the public-suffix rule of DESIGN 2.2, so `intranet` and `fr` are test hosts.
+ * docs/protocol.md#test-hosts, for a normalised `hote` and its registrable domain (from
+ * `registrableDomain`). Checked before the public-suffix rule of
+ * docs/protocol.md#host-normalisation, so `intranet` and `fr` are test hosts.
  */
 export function isTestHost(hote: string, registrable: string | null): boolean {
   const ip = parseIpHost(hote);

@@ -1,5 +1,5 @@
 /**
- * The one error family of core (STYLE.md: "a small error family in one place").
+ * The one error family of core (CONTRIBUTING.md#code-style: one small error family).
  *
  * Core throws `ValidationError` for input of the wrong type or shape, always with an exact,
  * stable message that names the field, so an adapter can turn it into a 400 problem+json

@@ -18,11 +18,11 @@ export interface VerifyEnvelopeOptions {
 
 /** What the caller knows independently of the answer, and the answer must repeat. */
 export interface EnvelopeExpectation {
-  /** The caller's own host, normalised (spec "Signature verification" step 5). */
+  /** The caller's own host, normalised (docs/protocol.md#signature). */
   readonly hote: string;
-  /** The product the caller asked about (DESIGN 2.4): required in `donnees` when given. */
+  /** The product the caller asked about (docs/protocol.md#product-and-nonce): required in `donnees` when given. */
   readonly produit?: string;
-  /** The nonce sent with this very call (DESIGN 2.4): required in `donnees` when given. */
+  /** The nonce sent with this very call (docs/protocol.md#product-and-nonce): required in `donnees` when given. */
   readonly nonce?: string;
 }
 
@@ -34,8 +34,8 @@ const INTEGER_FIELDS = ['emis', 'revalider', 'sursis'] as const;
  * True when `envelope` is a signed verdict this caller may act on:
  * - it has the shape `{donnees: {...the nine fields...}, signature: "<base64 of 64 bytes>"}`;
  * - the signature is a valid Ed25519 signature, by one of `trustedPublicKeys`, over the canonical
- *   form rebuilt from the parsed `donnees` (spec step 1: never over the raw bytes received), so
- *   fields added by a later service version are covered too;
+ *   form rebuilt from the parsed `donnees` (docs/protocol.md#signature: never over the raw bytes
+ *   received), so fields added by a later service version are covered too;
  * - `donnees.hote` is the caller's host, and `produit` / `nonce` match when expected (a field
  *   expected but absent fails: a verdict asked without a product must not unlock one).
  *

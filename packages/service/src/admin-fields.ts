@@ -3,8 +3,9 @@ import { HttpError } from './problem.js';
 import { isObject } from './request-body.js';
 
 /**
- * Field checks of the admin API (DESIGN 7), each a 400 with an exact message naming the field.
- * Optional fields may be absent or null (JSON clients often send null for "not given").
+ * Field checks of the admin API (docs/protocol.md#administration), each a 400 with an exact message
+ * naming the field. Optional fields may be absent or null (JSON clients often send null for "not
+ * given").
  */
 
 const bad = (message: string) => new HttpError('invalid-request', message);
@@ -18,7 +19,9 @@ export function adminBody(body: unknown): Record<string, unknown> {
 
 const SLUG = /^[a-z0-9._-]{1,64}$/;
 
-/** A product id: the slug of DESIGN 2.4's `produit`, `[a-z0-9._-]{1,64}`. */
+/**
+ * A product id: the slug of `produit` (docs/protocol.md#product-and-nonce), `[a-z0-9._-]{1,64}`.
+ */
 export function slug(name: string, value: unknown): string {
   if (value === undefined || value === null) throw bad(`${name}: is required`);
   if (typeof value !== 'string') throw bad(`${name}: expected a string`);
@@ -46,7 +49,7 @@ export function optionalText(name: string, value: unknown, max: number): string 
   return text(name, value, max);
 }
 
-/** `kind`: buyer, trial or dev (DESIGN 3). */
+/** `kind`: buyer, trial or dev (docs/protocol.md#key-lifecycle). */
 export function kind(value: unknown): KeyKind {
   if (value === undefined || value === null) throw bad('kind: is required');
   const found = KEY_KINDS.find((candidate) => candidate === value);
@@ -57,7 +60,10 @@ export function kind(value: unknown): KeyKind {
 /** Most domains one key may bind: beyond, a licence is a site licence, not a domain list. */
 export const MAX_SITES = 1000;
 
-/** `sites`: for buyer and trial keys, 1 to 1000, default 1; a dev key binds nothing (DESIGN 3). */
+/**
+ * `sites`: for buyer and trial keys, 1 to 1000, default 1; a dev key binds nothing
+ * (docs/protocol.md#key-lifecycle).
+ */
 export function sites(value: unknown, keyKind: KeyKind): number {
   if (keyKind === 'dev') {
     if (value !== undefined && value !== null) throw bad('sites: a dev key binds no domain; leave sites out');
@@ -106,8 +112,9 @@ export function parseDateTime(value: string): number | null {
 }
 
 /**
- * `expire` (DESIGN 7): required for a trial, refused for other kinds, an ISO 8601 date-time with a
- * zone, in the future, no later than 9999-12-31T23:59:59Z (what `quand` can show).
+ * `expire` (docs/protocol.md#administration): required for a trial, refused for other kinds, an ISO
+ * 8601 date-time with a zone, in the future, no later than 9999-12-31T23:59:59Z (what `quand` can
+ * show).
  */
 export function expire(value: unknown, keyKind: KeyKind, now: number): number | null {
   const given = value !== undefined && value !== null;
@@ -127,10 +134,11 @@ export function expire(value: unknown, keyKind: KeyKind, now: number): number | 
 }
 
 /**
- * `from` / `to` of a transfer (DESIGN 3): hosts, normalised to their registrable domains with
- * core's host rules. Core's message names `url`; here it names the field. `to` must name a domain
- * that can be bound: a test host with no registrable domain of its own (`localhost`, `x.local`)
- * never consumes a slot (DESIGN 2.3), so binding it would only waste one.
+ * `from` / `to` of a transfer (docs/protocol.md#key-lifecycle): hosts, normalised to their
+ * registrable domains with core's host rules. Core's message names `url`; here it names the field.
+ * `to` must name a domain that can be bound: a test host with no registrable domain of its own
+ * (`localhost`, `x.local`) never consumes a slot (docs/protocol.md#test-hosts), so binding it would
+ * only waste one.
  */
 export function transferDomain(name: 'from' | 'to', value: unknown): string | null {
   if (value === undefined || value === null) return null;

@@ -6,8 +6,9 @@ import { hashToken, isAuthorized } from './admin-routes.js';
 import { PROBLEM_BASE } from './problem.js';
 import type { ServiceResponse } from './service-types.js';
 
-// DESIGN 5 "compared in constant time": `timingSafeEqual` is wrapped in a spy that still calls the
-// real one, so every test of this file runs the real comparison and one test can check its inputs.
+// Compared in constant time (docs/protocol.md#administration): `timingSafeEqual` is wrapped in a
+// spy that still calls the real one, so every test of this file runs the real comparison and one
+// test can check its inputs.
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:crypto')>();
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
@@ -26,7 +27,7 @@ function expectProblem(response: ServiceResponse, status: number, type: string, 
   if (detail !== undefined) expect(body.detail).toBe(detail);
 }
 
-describe('admin authentication (DESIGN 5, 7)', () => {
+describe('admin authentication (docs/protocol.md#administration)', () => {
   it('is off with an empty token: every /admin path is a 404 (no token at all: create-service.test.ts)', async () => {
     const { service } = createHarness({ adminToken: '' });
     expectProblem(await service.handle(adminRequest('POST', '/admin/products', { id: 'p' })), 404, 'not-found');
@@ -174,7 +175,7 @@ describe('POST /admin/keys', () => {
     expect(logger.text()).not.toContain(String(issued.cle).replace(/-/g, '').slice(0, 8));
   });
 
-  it('stores the key as SHA-256 of its normalised form plus its last four characters (DESIGN 3)', async () => {
+  it('stores the key as SHA-256 of its normalised form plus its last four characters (docs/protocol.md#key-lifecycle)', async () => {
     const { service, store } = createHarness();
     const cle = await issue(service, { sites: 2 });
     const normalised = normalizeKey(cle);
@@ -270,7 +271,7 @@ describe('GET /admin/keys/:cle', () => {
   });
 });
 
-describe('regenerate, transfer, revoke (DESIGN 3)', () => {
+describe('regenerate, transfer, revoke (docs/protocol.md#key-lifecycle)', () => {
   it('regenerate: 201 {cle} with a new key keeping product, limits and domains', async () => {
     const { service } = createHarness();
     const cle = await issue(service, { sites: 3 });
@@ -314,7 +315,7 @@ describe('regenerate, transfer, revoke (DESIGN 3)', () => {
     expect((shown.domains as { domain: string }[]).map((entry) => entry.domain)).toEqual(['b.fr', 'd.fr']);
   });
 
-  it('regenerate then transfer keep the kind and the limits of a trial key (DESIGN 3)', async () => {
+  it('regenerate then transfer keep the kind and the limits of a trial key (docs/protocol.md#key-lifecycle)', async () => {
     const { service, clock } = createHarness();
     const end = iso(clock.nowMs + 30 * DAY);
     const cle = await issue(service, { kind: 'trial', expire: end, sites: 2 });
@@ -405,7 +406,7 @@ describe('GET /admin/products/:id/installations', () => {
   });
 });
 
-describe('POST /admin/purge (DESIGN 4)', () => {
+describe('POST /admin/purge (docs/protocol.md#privacy)', () => {
   it('erases IPs logged more than twelve months ago, keeps newer ones and every binding', async () => {
     const { service, store, clock } = createHarness();
     const cle = await issue(service, {});

@@ -7,12 +7,12 @@ import type { ServiceContext } from './service-context.js';
 import type { ServiceRequest, ServiceResponse } from './service-types.js';
 
 /**
- * The admin HTTP API of DESIGN 7, a thin layer over `KeyAdmin`. Only mounted when an admin token
- * is set (else every `/admin` path is a 404 like any unknown path). Order of checks: token 401
- * (first, on every `/admin` path, so that routes are not probed without it), unknown route 404,
- * method 405 with `Allow`, body size 413 (64 KiB), content type 415 (only when a body is sent),
- * JSON 400; then the operation. No User-Agent filter and no rate limit: the token guards it
- * (DESIGN 2).
+ * The admin HTTP API (docs/protocol.md#administration), a thin layer over `KeyAdmin`. Only mounted
+ * when an admin token is set (else every `/admin` path is a 404 like any unknown path). Order of
+ * checks: token 401 (first, on every `/admin` path, so that routes are not probed without it),
+ * unknown route 404, method 405 with `Allow`, body size 413 (64 KiB), content type 415 (only when a
+ * body is sent), JSON 400; then the operation. No User-Agent filter and no rate limit: the token
+ * guards it (docs/protocol.md#request).
  */
 
 /** SHA-256 of a token: both sides hashed to the same length before `timingSafeEqual`. */
@@ -22,8 +22,9 @@ export function hashToken(token: string): Buffer {
 
 /**
  * True when `Authorization: Bearer <token>` (RFC 6750 2.1; the scheme is case-insensitive, RFC
- * 9110 11.1) carries the admin token. Compared in constant time (DESIGN 5): hashing first makes
- * the lengths equal, so `timingSafeEqual` leaks neither the token nor its length.
+ * 9110 11.1) carries the admin token. Compared in constant time (docs/protocol.md#administration):
+ * hashing first makes the lengths equal, so `timingSafeEqual` leaks neither the token nor its
+ * length.
  */
 export function isAuthorized(header: string | undefined, expected: Buffer): boolean {
   if (header === undefined) return false;
@@ -115,7 +116,10 @@ function matchRoute(pattern: readonly string[], segments: readonly string[]): Re
   return params;
 }
 
-/** Path parameters are percent-decoded (DESIGN 7: `:cle` is URL-decoded, then normalised). */
+/**
+ * Path parameters are percent-decoded (docs/protocol.md#administration: `:cle` is URL-decoded, then
+ * normalised).
+ */
 function decodeParams(params: Readonly<Record<string, string>>): Record<string, string> {
   const decoded: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) {
@@ -167,7 +171,8 @@ export async function handleAdmin(
   let body: unknown;
   if (found.route.method === 'POST') {
     const bytes = checkBodySize(request.body, MAX_ADMIN_BODY_BYTES);
-    // DESIGN 7: "a missing body is fine wherever no field is required", whatever its type says.
+    // docs/protocol.md#administration: a missing body is fine wherever no field is required,
+    // whatever its type says.
     if (bytes.length > 0) {
       checkJsonContentType(request.headers['content-type']);
       body = parseJsonObject(bytes, true);

@@ -48,7 +48,7 @@ describe('parseAddress / formatAddress', () => {
   });
 });
 
-describe('rateLimitKey (DESIGN 5)', () => {
+describe('rateLimitKey (docs/protocol.md#rate-limit)', () => {
   it('keeps IPv4 as is', () => {
     expect(rateLimitKey('203.0.113.7')).toBe('203.0.113.7');
   });
@@ -108,7 +108,7 @@ describe('compileCidrs', () => {
   });
 });
 
-describe('clientIp (DESIGN 5)', () => {
+describe('clientIp (docs/protocol.md#client-address)', () => {
   const xff = '198.51.100.1, 198.51.100.2, 10.0.0.5';
 
   it('is the socket address without trustProxy, whatever X-Forwarded-For says', () => {

@@ -11,7 +11,8 @@ import {
 import type { TrustProxy } from './service-types.js';
 
 /**
- * The client IP of DESIGN 5 and the rate-limit bucket it falls in.
+ * The client IP (docs/protocol.md#client-address) and the rate-limit bucket it falls in
+ * (docs/protocol.md#rate-limit).
  *
  * - The client IP is the socket's peer address. `X-Forwarded-For` is believed only with
  *   `trustProxy`: a hop count N takes the Nth address from the right (fewer entries than N: the
@@ -105,7 +106,7 @@ const NAMED_RANGES: Readonly<Record<string, readonly string[]>> = {
 /**
  * Compiles `TRUST_PROXY`'s CIDR list (`10.0.0.0/8`, `2001:db8::/32`, `192.0.2.7`, or `loopback`,
  * `linklocal`, `uniquelocal`). A bad entry throws a ValidationError naming it, so a server can
- * refuse to start with one clear line (DESIGN 7).
+ * refuse to start with one clear line (docs/protocol.md#configuration).
  */
 export function compileCidrs(cidrs: readonly string[]): CompiledCidr[] {
   const compiled: CompiledCidr[] = [];
@@ -176,10 +177,11 @@ export function compileTrustProxy(trustProxy: TrustProxy | undefined): CompiledT
 }
 
 /**
- * The client IP of a request (DESIGN 5), as canonical text. The socket address when no proxy is
- * trusted. An `X-Forwarded-For` entry that is not an IP address stops the walk: the address
- * before it (the nearest one already accepted) is taken, so a made-up string never becomes a
- * rate-limit bucket or a logged "IP" (our decision; proxy-addr would return the string).
+ * The client IP of a request (docs/protocol.md#client-address), as canonical text. The socket
+ * address when no proxy is trusted. An `X-Forwarded-For` entry that is not an IP address stops the
+ * walk: the address before it (the nearest one already accepted) is taken, so a made-up string
+ * never becomes a rate-limit bucket or a logged "IP" (our decision; proxy-addr would return the
+ * string).
  */
 export function clientIp(socketIp: string, forwardedFor: string | undefined, trust: CompiledTrustProxy | undefined): string {
   const socket = parseAddress(socketIp);
@@ -218,8 +220,8 @@ export function clientIp(socketIp: string, forwardedFor: string | undefined, tru
 }
 
 /**
- * The rate-limit bucket of a client IP (DESIGN 5): IPv4 as is, IPv4-mapped IPv6 as its IPv4,
- * other IPv6 as its /64 (`2001:db8:1:2::/64`). Anything else is its own bucket.
+ * The rate-limit bucket of a client IP (docs/protocol.md#rate-limit): IPv4 as is, IPv4-mapped IPv6
+ * as its IPv4, other IPv6 as its /64 (`2001:db8:1:2::/64`). Anything else is its own bucket.
  */
 export function rateLimitKey(ip: string): string {
   const address = parseAddress(ip);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeSeed, isPostgresUrl, parseLogLevel } from './config-values.js';
 
-describe('config values (DESIGN 7)', () => {
+describe('config values (docs/protocol.md#configuration)', () => {
   it('reads LOG_LEVEL with info as the default, and names the variable when wrong', () => {
     expect(parseLogLevel(undefined)).toBe('info');
     expect(parseLogLevel('  ')).toBe('info');

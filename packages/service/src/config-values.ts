@@ -1,15 +1,19 @@
 import { decodeBase64, isValidationError } from '@licence/core';
 
 /**
- * Values of the environment names of DESIGN 7 that every adapter reads alike (the Koa server and
- * the Lambda handler). Each bad value gives one line naming the variable, never a secret's value.
+ * Values of the environment names (docs/protocol.md#configuration) that every adapter reads alike
+ * (the Koa server and the Lambda handler). Each bad value gives one line naming the variable, never
+ * a secret's value.
  */
 
 /** LOG_LEVEL: pino's levels, plus `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** DESIGN 5: a Bearer token shorter than this is guessable (LICENCE_ADMIN_TOKEN). */
+/**
+ * docs/protocol.md#administration: a Bearer token shorter than this is guessable
+ * (LICENCE_ADMIN_TOKEN).
+ */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
 /** LOG_LEVEL (default `info`; case and surrounding space ignored), or the error line. */
@@ -19,13 +23,16 @@ export function parseLogLevel(raw: string | undefined): LogLevel | { readonly er
   return level ?? { error: `LOG_LEVEL: expected one of ${LOG_LEVELS.join(', ')}, got "${raw.trim()}"` };
 }
 
-/** A 32-byte Ed25519 seed in canonical base64 (DESIGN 5), or the error line (no value shown). */
+/**
+ * A 32-byte Ed25519 seed in canonical base64 (docs/protocol.md#signature), or the error line (no
+ * value shown).
+ */
 export function decodeSeed(text: string, name: string): Uint8Array | string {
   try {
     return decodeBase64(text.trim(), name, 32);
   } catch (error) {
     // core's messages name the field and the rule, never the value ("expected 32 bytes, got 16").
-    if (isValidationError(error)) return `${error.message} (a base64 32-byte Ed25519 seed; \`licence keygen\` makes one)`;
+    if (isValidationError(error)) return `${error.message} (a base64 32-byte Ed25519 seed; \`pnpm licence keygen\` makes one)`;
     throw error;
   }
 }

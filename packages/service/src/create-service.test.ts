@@ -176,8 +176,9 @@ describe('hostile bodies (property, at least 2,000 random requests)', () => {
           expect(response.headers['Content-Type']).toBe('application/problem+json');
           return;
         }
-        // DESIGN 2.6: "the service itself only ever emits ASCII in donnees" (printable ASCII, as
-        // the canonical form escapes control characters; the signature is base64).
+        // docs/protocol.md#canonical-form: the service itself only ever emits ASCII in donnees
+        // (printable ASCII, as the canonical form escapes control characters; the signature is
+        // base64).
         expect(response.body).toMatch(/^[\x20-\x7e]*$/);
         // A 200 only for a well-formed object body: rebuild what the caller expects and verify.
         if (typeof body !== 'object' || body instanceof Uint8Array) throw new Error('200 for a raw body');

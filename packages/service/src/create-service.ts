@@ -10,16 +10,17 @@ import { describeError, type ServiceContext } from './service-context.js';
 import type { Service, ServiceOptions, ServiceRequest, ServiceResponse } from './service-types.js';
 import { DEFAULT_BLOCKED_USER_AGENTS } from './user-agents.js';
 
-/** The health check path (DESIGN 7 / issue: `GET /healthz`). */
+/** The health check path (docs/protocol.md#request: `GET /healthz`). */
 export const HEALTH_PATH = '/healthz';
 
 /**
  * The service: one `handle()` for every request an adapter receives, and the daily `purge()`.
  *
- * Routing, first match: the public endpoint (both spellings, DESIGN 2), `/healthz`, `/admin/...`
- * when an admin token is set; anything else is a 404 problem (DESIGN 2: "unknown path 404", the
- * first check). Every answer carries `Cache-Control: no-store`; every answer of the public
- * endpoint carries `Access-Control-Allow-Origin: *`, errors included.
+ * Routing, first match: the public endpoint (both spellings, docs/protocol.md#request), `/healthz`,
+ * `/admin/...` when an admin token is set; anything else is a 404 problem
+ * (docs/protocol.md#request: unknown path 404, the first check). Every answer carries
+ * `Cache-Control: no-store`; every answer of the public endpoint carries
+ * `Access-Control-Allow-Origin: *`, errors included.
  *
  * `handle()` never rejects: a fault becomes a 5xx problem and an error log line that names the
  * route, never the path (an admin path may hold a key) nor the body.
@@ -42,7 +43,7 @@ export function createService(options: ServiceOptions): Service {
     settings: options.settings,
     trust: compileTrustProxy(options.trustProxy),
     blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
-    // DESIGN 5: off unless a token is set; an empty token is no token.
+    // docs/protocol.md#administration: off unless a token is set; an empty token is no token.
     adminTokenHash: adminToken === undefined || adminToken === '' ? null : hashToken(adminToken),
   };
   const admin = createKeyAdmin(context);

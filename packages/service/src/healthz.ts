@@ -24,7 +24,8 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * `GET /healthz`: 200 `{"status":"ok","store":"up"}` when the store answers its ping in time, else
  * 503 `{"status":"error","store":"down"}` (and a warning in the log). Not filtered, not counted
- * (DESIGN 2), so a load balancer's probe never meets the User-Agent filter or the rate limit.
+ * (docs/protocol.md#request), so a load balancer's probe never meets the User-Agent filter or the
+ * rate limit.
  */
 export async function handleHealth(
   context: ServiceContext,

@@ -1,13 +1,13 @@
 // @licence/service: HTTP-agnostic request handling and key administration. This file only re-exports.
 
-// The service (DESIGN 2, 5, 7)
+// The service (docs/protocol.md#request, #rate-limit, #administration)
 export { createService, HEALTH_PATH } from './create-service.js';
 export type { Service, ServiceOptions, ServiceRequest, ServiceResponse, TrustProxy } from './service-types.js';
 export { CORS_HEADERS, PUBLIC_ALLOW, PUBLIC_PATHS } from './public-endpoint.js';
 export { isJsonContentType, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
 export { HEALTH_TIMEOUT_MS } from './healthz.js';
 
-// Key administration without HTTP (the CLI's operations, DESIGN 7)
+// Key administration without HTTP (the CLI's operations, docs/protocol.md#administration)
 export { createKeyAdmin, MAX_REASON_LENGTH } from './key-admin.js';
 export type {
   DomainView,
@@ -30,7 +30,7 @@ export { twelveMonthsBefore } from './retention.js';
 export { HttpError, isHttpError, PROBLEM_BASE, problemBody, PROBLEMS, problemType } from './problem.js';
 export type { ProblemBody, ProblemKind } from './problem.js';
 
-// Client IP and the User-Agent filter (DESIGN 5)
+// Client IP and the User-Agent filter (docs/protocol.md#client-address, #user-agent-filter)
 export { clientIp, compileCidrs, compileTrustProxy, formatAddress, parseAddress, rateLimitKey } from './client-ip.js';
 export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from './parse-trust-proxy.js';
 export { decodeSeed, isPostgresUrl, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from './config-values.js';

@@ -16,15 +16,15 @@ import { twelveMonthsBefore } from './retention.js';
 import { fromStore, nowSeconds } from './service-context.js';
 
 /**
- * Key administration (DESIGN 3 and 7) as plain operations: the admin HTTP API is a thin layer over
- * them, and the `licence` CLI can call them on its configured store without HTTP. Each takes the
- * parsed JSON body (or nothing), checks it with exact messages, and either returns the JSON the
- * admin API answers or throws an HttpError: 400 bad field, 404 unknown key or product, 409 a key
- * no longer alive, a second live dev key, a `from` not bound, a `to` beyond the allowance, 503
- * store down.
+ * Key administration (docs/protocol.md#key-lifecycle, #administration) as plain operations: the
+ * admin HTTP API is a thin layer over them, and the `licence` CLI can call them on its configured
+ * store without HTTP. Each takes the parsed JSON body (or nothing), checks it with exact messages,
+ * and either returns the JSON the admin API answers or throws an HttpError: 400 bad field, 404
+ * unknown key or product, 409 a key no longer alive, a second live dev key, a `from` not bound, a
+ * `to` beyond the allowance, 503 store down.
  *
  * A full key is returned once, by `issueKey`, `regenerateKey` and `transferKey`; everything else,
- * logs included, shows only its four-character hint (DESIGN 3, 4).
+ * logs included, shows only its four-character hint (docs/protocol.md#key-lifecycle, #privacy).
  */
 
 export interface KeyAdminOptions {
@@ -105,7 +105,7 @@ export interface KeyAdmin {
   transferKey(cle: string, body?: unknown): Promise<ReplacedKey>;
   revokeKey(cle: string, body?: unknown): Promise<RevokedKey>;
   installations(productId: string): Promise<InstallationsView>;
-  /** DESIGN 4: erase client IPs older than twelve months. */
+  /** docs/protocol.md#privacy: erase client IPs older than twelve months. */
   purge(): Promise<{ readonly erased: number }>;
 }
 
@@ -118,7 +118,10 @@ const domainView = (domain: BoundDomain): DomainView => ({
   lastSeen: formatQuand(domain.lastSeen),
 });
 
-/** A trial past its end is dead though its stored status is still `active` (DESIGN 2.5 rule 4). */
+/**
+ * A trial past its end is dead though its stored status is still `active`
+ * (docs/protocol.md#verdict, rule 4).
+ */
 function stateOf(key: Pick<StoredKey, 'status' | 'expiresAt'>, now: number): KeyState {
   if (key.status === 'active' && key.expiresAt !== null && now >= key.expiresAt) return 'expiree';
   return key.status;
@@ -142,7 +145,7 @@ export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
     return stored;
   };
 
-  /** DESIGN 3: "any action on a key that is no longer alive is a 409". */
+  /** docs/protocol.md#key-lifecycle: any action on a key that is no longer alive is a 409. */
   const requireAlive = (stored: StoredKey, now: number): void => {
     const state = stateOf(stored, now);
     if (state !== 'active') {
@@ -153,7 +156,10 @@ export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
   const notActive = (stored: StoredKey) =>
     new HttpError('conflict', `key ${stored.hint} is no longer alive (changed meanwhile)`);
 
-  /** DESIGN 3: a replacement keeps the product, the kind and the limits of the key it replaces. */
+  /**
+   * docs/protocol.md#key-lifecycle: a replacement keeps the product, the kind and the limits of the
+   * key it replaces.
+   */
   const replacementFor = (stored: StoredKey, now: number) =>
     newKey({ produit: stored.produit, kind: stored.kind, sites: stored.sites, expiresAt: stored.expiresAt, createdAt: now });
 
@@ -213,7 +219,8 @@ export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
       const stored = await findKey(cle);
       const now = nowSeconds(clock);
       requireAlive(stored, now);
-      // DESIGN 3: the same product, domains and limits; the old key answers `regeneration`.
+      // docs/protocol.md#key-lifecycle: the same product, domains and limits; the old key answers
+      // `regeneration`.
       const replacement = replacementFor(stored, now);
       const domains = stored.domains.map((entry) => entry.domain);
       const result = await fromStore(() => store.replaceKey(stored.id, 'regeneration', replacement.key, domains, now));
@@ -233,7 +240,7 @@ export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
       if (from !== null && !bound.includes(from)) {
         throw new HttpError('conflict', `key ${stored.hint} is not bound to ${from}`);
       }
-      // DESIGN 3: the old domains minus `from`, plus `to`, in binding order.
+      // docs/protocol.md#key-lifecycle: the old domains minus `from`, plus `to`, in binding order.
       const domains = bound.filter((domain) => domain !== from);
       if (to !== null && !domains.includes(to)) domains.push(to);
       if (domains.length > stored.sites) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryRateLimiter } from './memory-rate-limiter.js';
 
-describe('createMemoryRateLimiter (DESIGN 5)', () => {
+describe('createMemoryRateLimiter (docs/protocol.md#rate-limit)', () => {
   it('lets a new client send 30 at once and refuses the 31st', async () => {
     const limiter = createMemoryRateLimiter();
     for (let i = 0; i < 30; i += 1) expect(await limiter.hit('a', 1_000)).toEqual({ allowed: true, retryAfter: 0 });

@@ -1,17 +1,17 @@
 import type { RateLimiter } from './ports.js';
 
 export interface MemoryRateLimiterOptions {
-  /** Accepted requests per client in any window (DESIGN 5: 30). */
+  /** Accepted requests per client in any window (docs/protocol.md#rate-limit: 30). */
   readonly limit?: number;
-  /** The sliding window in milliseconds (DESIGN 5: 60 s). */
+  /** The sliding window in milliseconds (docs/protocol.md#rate-limit: 60 s). */
   readonly windowMs?: number;
 }
 
 /**
- * DESIGN 5's rate limit for one process: a sliding window LOG, not clock minutes. Each client
- * keeps the times of its accepted requests inside the window (at most `limit` of them), so a new
- * client may send `limit` requests at once, and the next one is refused until the oldest of them
- * leaves the window: `retryAfter` is the whole seconds until then, at least 1.
+ * The rate limit (docs/protocol.md#rate-limit) for one process: a sliding window LOG, not clock
+ * minutes. Each client keeps the times of its accepted requests inside the window (at most `limit`
+ * of them), so a new client may send `limit` requests at once, and the next one is refused until
+ * the oldest of them leaves the window: `retryAfter` is the whole seconds until then, at least 1.
  *
  * A request inside the window counts until `time + windowMs`, when it leaves. Memory stays
  * bounded: at most `limit` times per client, and clients whose window emptied are dropped by a

@@ -44,7 +44,8 @@ describe('createMemoryStore (beyond the contract)', () => {
     const buyer = await insert(store, key('aaaa'));
     const dev = await insert(store, key('dddd', { kind: 'dev', sites: 0 }));
     expect((await store.findKeyByHash('aaaa'))?.opens).toEqual(['theme']);
-    // DESIGN 3: a dev key opens every product of its author, not another author's.
+    // docs/protocol.md#key-lifecycle: a dev key opens every product of its author, not another
+    // author's.
     expect((await store.findKeyByHash('dddd'))?.opens).toEqual(['theme', 'plugin']);
     expect((await store.findKeyById(buyer))?.hash).toBe('aaaa');
     expect((await store.findKeyById(dev))?.kind).toBe('dev');

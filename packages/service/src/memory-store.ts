@@ -6,9 +6,9 @@ import type { BoundDomain, Installation, NewKey, ProductRecord, RequestLogEntry,
  * other stores are held to (the shared contract suite runs against it).
  *
  * Every method does its reads and writes without an `await` in between, so each one is atomic on
- * Node's single thread, the same guarantee a SQL transaction gives (DESIGN 2.5: two racing first
- * calls on a one-domain key bind exactly one). Records handed out are fresh frozen copies: a
- * caller can never change the store behind its back. Nothing survives the process.
+ * Node's single thread, the same guarantee a SQL transaction gives (docs/protocol.md#verdict: two
+ * racing first calls on a one-domain key bind exactly one). Records handed out are fresh frozen
+ * copies: a caller can never change the store behind its back. Nothing survives the process.
  */
 
 interface KeyRow {
@@ -31,7 +31,7 @@ interface LogRow {
   readonly at: number;
   readonly keyId: string | null;
   readonly host: string;
-  /** null once erased by the purge (DESIGN 4). */
+  /** null once erased by the purge (docs/protocol.md#privacy). */
   ip: string | null;
 }
 
@@ -64,7 +64,7 @@ export function createMemoryStore(): MemoryStore {
 
   const opensOf = (row: KeyRow): string[] => {
     if (row.kind !== 'dev') return [row.produit];
-    // DESIGN 3: a development key opens every product of its author.
+    // docs/protocol.md#key-lifecycle: a development key opens every product of its author.
     const author = products.get(row.produit)?.author;
     if (author === undefined) return [row.produit];
     return [...products.values()].filter((product) => product.author === author).map((product) => product.id);

@@ -9,7 +9,7 @@ const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 
 /**
  * A `Signer` on node:crypto (OpenSSL), about ten times faster than core's pure noble signer
- * (ENVIRONMENT.md). Ed25519 is deterministic (RFC 8032 5.1.6), so both give the same bytes; the
+ * (packages/core bench). Ed25519 is deterministic (RFC 8032 5.1.6), so both give the same bytes; the
  * signature vectors check it. The KeyObject is prepared once, not per signature.
  */
 export function createNodeSigner(seed: Uint8Array): Signer {

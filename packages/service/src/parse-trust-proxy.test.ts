@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTrustProxy } from './parse-trust-proxy.js';
 
-describe('parseTrustProxy (DESIGN 5)', () => {
+describe('parseTrustProxy (docs/protocol.md#client-address)', () => {
   it.each([undefined, '', '  ', 'false', '0'])('%j trusts no proxy', (raw) => {
     expect(parseTrustProxy(raw)).toEqual({ ok: true, value: undefined });
   });

@@ -3,8 +3,8 @@ import { compileCidrs } from './client-ip.js';
 import type { TrustProxy } from './service-types.js';
 
 /**
- * TRUST_PROXY (DESIGN 5, 7): when X-Forwarded-For is believed. One parser for every adapter (the
- * Koa server and the Lambda handler read the variable alike).
+ * TRUST_PROXY (docs/protocol.md#client-address, #configuration): when X-Forwarded-For is believed.
+ * One parser for every adapter (the Koa server and the Lambda handler read the variable alike).
  *
  * - unset, empty, `false` or `0`: never (the socket's address is the client).
  * - a hop count `N` (1..32): the Nth address from the right.
@@ -13,7 +13,8 @@ import type { TrustProxy } from './service-types.js';
  *   right past trusted addresses, take the first untrusted one.
  *
  * `true` is refused on purpose: it would believe the leftmost entry, which any client writes
- * itself (DESIGN 5: "the leftmost entry is never trusted merely for being first").
+ * itself (docs/protocol.md#client-address: the leftmost entry is never trusted merely for being
+ * first).
  */
 export type TrustProxyParse =
   | { readonly ok: true; readonly value: TrustProxy | undefined }

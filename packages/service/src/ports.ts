@@ -1,9 +1,10 @@
 import type { KeyKind, KeyStatus, Signer } from '@licence/core';
 
 /**
- * The service's ports (DESIGN 1): everything outside the pure core that a request needs. Adapters
- * (Koa, Lambda) and stores (SQLite, PostgreSQL) implement them; the service never imports them.
- * Every time is in whole SECONDS since the epoch unless a name says otherwise (`nowMs`).
+ * The service's ports (CONTRIBUTING.md#architecture): everything outside the pure core that a
+ * request needs. Adapters (Koa, Lambda) and stores (SQLite, PostgreSQL) implement them; the service
+ * never imports them. Every time is in whole SECONDS since the epoch unless a name says otherwise
+ * (`nowMs`).
  */
 
 export type { Signer };
@@ -22,7 +23,10 @@ export interface Logger {
   error(fields: Record<string, unknown>, message?: string): void;
 }
 
-/** DESIGN 5: at most `limit` accepted requests per client in any sliding `windowMs`. */
+/**
+ * docs/protocol.md#rate-limit: at most `limit` accepted requests per client in any sliding
+ * `windowMs`.
+ */
 export interface RateLimiter {
   /**
    * Counts one request of `client` (an IPv4 address, or an IPv6 /64 prefix, as the service
@@ -33,7 +37,10 @@ export interface RateLimiter {
   hit(client: string, nowMs: number): Promise<{ readonly allowed: boolean; readonly retryAfter: number }>;
 }
 
-/** DESIGN 3: a product, and the author whose development key opens all their products. */
+/**
+ * docs/protocol.md#key-lifecycle: a product, and the author whose development key opens all their
+ * products.
+ */
 export interface ProductRecord {
   readonly id: string;
   readonly author: string;
@@ -41,7 +48,7 @@ export interface ProductRecord {
   readonly createdAt: number;
 }
 
-/** A bound registrable domain (DESIGN 4): first and last seen. */
+/** A bound registrable domain (docs/protocol.md#privacy): first and last seen. */
 export interface BoundDomain {
   readonly domain: string;
   readonly firstSeen: number;
@@ -49,8 +56,8 @@ export interface BoundDomain {
 }
 
 /**
- * A key as stored (DESIGN 3): never the key itself, only SHA-256 of the normalised key (hex) and
- * its last four characters for display.
+ * A key as stored (docs/protocol.md#key-lifecycle): never the key itself, only SHA-256 of the
+ * normalised key (hex) and its last four characters for display.
  */
 export interface StoredKey {
   /** Opaque store id; never shown to buyers. */
@@ -90,7 +97,9 @@ export interface NewKey {
   readonly createdAt: number;
 }
 
-/** One line of the request log (DESIGN 4): time, key, host, client IP. Nothing else. */
+/**
+ * One line of the request log (docs/protocol.md#privacy): time, key, host, client IP. Nothing else.
+ */
 export interface RequestLogEntry {
   readonly at: number;
   /** The matched key's id, or null for an unknown key. */
@@ -108,9 +117,10 @@ export interface Installation {
 }
 
 /**
- * Persistence (DESIGN 3, 4). Every method is atomic on its own. Implementations: SQLite
- * (embedded default), PostgreSQL (several processes). An unavailable store rejects its promise;
- * the service answers 5xx then, never a signed refusal (DESIGN 2).
+ * Persistence (docs/protocol.md#key-lifecycle, #privacy, #storage). Every method is atomic on its
+ * own. Implementations: SQLite (embedded default), PostgreSQL (several processes). An unavailable
+ * store rejects its promise; the service answers 5xx then, never a signed refusal
+ * (docs/protocol.md#errors).
  */
 export interface Store {
   /** The key with this hash, with the products it opens and its bound domains, or null. */
@@ -118,10 +128,10 @@ export interface Store {
   findKeyById(id: string): Promise<StoredKey | null>;
 
   /**
-   * DESIGN 2.5 rule 8, atomically: binds `domain` to the key when fewer than `sites` domains are
-   * bound ('bound'), or reports that it is already bound ('already', last seen updated), or that
-   * the key is full ('full', nothing changed). Two racing first calls on a one-domain key bind
-   * exactly one.
+   * docs/protocol.md#verdict rule 8, atomically: binds `domain` to the key when fewer than `sites`
+   * domains are bound ('bound'), or reports that it is already bound ('already', last seen
+   * updated), or that the key is full ('full', nothing changed). Two racing first calls on a
+   * one-domain key bind exactly one.
    */
   bindDomain(keyId: string, domain: string, sites: number, now: number): Promise<'bound' | 'already' | 'full'>;
   /** Updates `lastSeen` of an already bound domain (rule 7). */
@@ -133,14 +143,15 @@ export interface Store {
   getProduct(id: string): Promise<ProductRecord | null>;
   /**
    * Stores a new key with optional initial domains. 'no-product' when the product is unknown;
-   * 'dev-exists' when `kind` is dev and the product already has a live dev key (DESIGN 3: 409).
+   * 'dev-exists' when `kind` is dev and the product already has a live dev key
+   * (docs/protocol.md#key-lifecycle: 409).
    */
   insertKey(key: NewKey, domains?: readonly string[]): Promise<{ readonly result: 'created'; readonly id: string } | { readonly result: 'no-product' | 'dev-exists' }>;
   /**
-   * Regenerate or transfer (DESIGN 3), atomically: the old key, if still active, takes `status`
-   * with `endedAt` = `now` and `replacedBy`, and the new key is stored with `domains` bound
-   * (first and last seen = `now` for new ones, kept for carried-over ones). 'not-active' when
-   * the old key is no longer active (409), and then nothing changes.
+   * Regenerate or transfer (docs/protocol.md#key-lifecycle), atomically: the old key, if still
+   * active, takes `status` with `endedAt` = `now` and `replacedBy`, and the new key is stored with
+   * `domains` bound (first and last seen = `now` for new ones, kept for carried-over ones).
+   * 'not-active' when the old key is no longer active (409), and then nothing changes.
    */
   replaceKey(
     oldId: string,
@@ -149,11 +160,20 @@ export interface Store {
     domains: readonly string[],
     now: number,
   ): Promise<{ readonly result: 'replaced'; readonly id: string } | { readonly result: 'not-active' }>;
-  /** Revokes an active key (DESIGN 3). 'not-active' when it is no longer active (409). */
+  /**
+   * Revokes an active key (docs/protocol.md#key-lifecycle). 'not-active' when it is no longer
+   * active (409).
+   */
   revokeKey(id: string, reason: string | null, now: number): Promise<'revoked' | 'not-active'>;
-  /** Every key of the product with its bound domains (DESIGN 7 installations). */
+  /**
+   * Every key of the product with its bound domains (docs/protocol.md#administration,
+   * installations).
+   */
   installations(productId: string): Promise<readonly Installation[]>;
-  /** DESIGN 4: erases client IPs logged before `before`; returns how many entries were erased. */
+  /**
+   * docs/protocol.md#privacy: erases client IPs logged before `before`; returns how many entries
+   * were erased.
+   */
   purgeIps(before: number): Promise<number>;
   /** Resolves when the store answers (for /healthz). */
   ping(): Promise<void>;

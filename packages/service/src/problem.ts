@@ -1,11 +1,11 @@
 /**
- * Problem details (RFC 9457) and the one HTTP error of the service (STYLE.md: "a small error
- * family in one place": core's `ValidationError` for bad input, this `HttpError` for answers).
+ * Problem details (RFC 9457) and the one HTTP error of the service (CONTRIBUTING.md#code-style: one
+ * small error family: core's `ValidationError` for bad input, this `HttpError` for answers).
  *
  * Every error body of the service is `application/problem+json` with `{type, title, status,
- * detail}` (DESIGN 2). `type` is a stable URI under `PROBLEM_BASE`: clients and tests may switch
- * on it; `title` is fixed per type; `detail` says what was wrong with this request and never
- * holds a licence key, a signing key or a token.
+ * detail}` (docs/protocol.md#errors). `type` is a stable URI under `PROBLEM_BASE`: clients and
+ * tests may switch on it; `title` is fixed per type; `detail` says what was wrong with this
+ * request and never holds a licence key, a signing key or a token.
  */
 
 /**

@@ -26,7 +26,7 @@ function expectProblem(response: ServiceResponse, status: number, type: string, 
   return body;
 }
 
-describe('the public endpoint: paths and methods (DESIGN 2)', () => {
+describe('the public endpoint: paths and methods (docs/protocol.md#request)', () => {
   it.each(['/api/licence', '/api/license'])('answers POST %s with a signed verdict', async (path) => {
     const { service } = createHarness();
     const response = await service.handle(verdictRequest(UNKNOWN, { path }));
@@ -75,7 +75,7 @@ describe('the public endpoint: paths and methods (DESIGN 2)', () => {
   );
 });
 
-describe('the order of checks (DESIGN 2)', () => {
+describe('the order of checks (docs/protocol.md#request)', () => {
   it('404 before everything: a blocked UA on a wrong path is a 404', async () => {
     const { service } = createHarness();
     const response = await service.handle(verdictRequest(UNKNOWN, { path: '/api/nope', ua: 'curl/8.5.0' }));
@@ -113,7 +113,7 @@ describe('the order of checks (DESIGN 2)', () => {
   });
 });
 
-describe('the User-Agent filter (DESIGN 5)', () => {
+describe('the User-Agent filter (docs/protocol.md#user-agent-filter)', () => {
   it.each([
     ['missing', undefined],
     ['empty', ''],
@@ -138,7 +138,7 @@ describe('the User-Agent filter (DESIGN 5)', () => {
   });
 });
 
-describe('the rate limit (DESIGN 5)', () => {
+describe('the rate limit (docs/protocol.md#rate-limit)', () => {
   it('accepts 30 at once, answers the 31st with 429 and Retry-After, and opens as the window slides', async () => {
     const { service, clock } = createHarness();
     for (let i = 0; i < 30; i += 1) expect((await service.handle(verdictRequest(UNKNOWN))).status).toBe(200);
@@ -164,7 +164,7 @@ describe('the rate limit (DESIGN 5)', () => {
     expect((await service.handle(verdictRequest(UNKNOWN))).status).toBe(429);
   });
 
-  it('does not count /admin or /healthz (DESIGN 2: the limit is the public endpoint\'s only)', async () => {
+  it('does not count /admin or /healthz (docs/protocol.md#request: the limit is the public endpoint\'s only)', async () => {
     const { service } = createHarness({ rateLimiter: createMemoryRateLimiter({ limit: 2 }) });
     for (let i = 0; i < 10; i += 1) {
       // Same client address as the public POSTs below, so a shared count would show.
@@ -204,7 +204,8 @@ describe('the rate limit (DESIGN 5)', () => {
     expect((await service.handle(via('203.0.113.1'))).status).toBe(200);
     expect((await service.handle(via('203.0.113.2'))).status).toBe(200);
     expect((await service.handle(via('203.0.113.1'))).status).toBe(429);
-    // The request log keeps the forwarded client, not the proxy (DESIGN 4, 5).
+    // The request log keeps the forwarded client, not the proxy (docs/protocol.md#privacy,
+    // #client-address).
     expect(store.requestLog().map((entry) => entry.ip)).toEqual(['203.0.113.1', '203.0.113.2']);
   });
 
@@ -223,7 +224,7 @@ describe('the rate limit (DESIGN 5)', () => {
   });
 });
 
-describe('body size and content type (DESIGN 2)', () => {
+describe('body size and content type (docs/protocol.md#request)', () => {
   it('accepts exactly 8 KiB and refuses one byte more', async () => {
     const { service } = createHarness();
     const text = JSON.stringify(UNKNOWN);
@@ -248,7 +249,8 @@ describe('body size and content type (DESIGN 2)', () => {
   it.each([
     'application/json; charset=utf-8',
     'APPLICATION/JSON;CHARSET=UTF-8',
-    // DESIGN 2: "a charset parameter is fine", any charset: the body is read as UTF-8 anyway.
+    // docs/protocol.md#request: a charset parameter is fine, any charset: the body is read as UTF-8
+    // anyway.
     'application/json; charset=latin1',
     'application/json; charset=utf-16',
   ])('accepts %j', async (contentType) => {
@@ -265,7 +267,7 @@ describe('body size and content type (DESIGN 2)', () => {
   });
 });
 
-describe('the body (DESIGN 2, 2.1, 2.2, 2.4)', () => {
+describe('the body (docs/protocol.md#request, #key-normalisation, #host-normalisation, #product-and-nonce)', () => {
   const KEY = 'ABCDE-FGHJK-MNPQR-STVWX-YZ012';
   it.each([
     ['invalid JSON', `{"cle":"${KEY}",`, 'body: not valid JSON'],
@@ -296,7 +298,7 @@ describe('the body (DESIGN 2, 2.1, 2.2, 2.4)', () => {
     expect(logger.text()).not.toContain('ABCDE');
   });
 
-  it('checks the key length before anything else (DESIGN 2.1)', async () => {
+  it('checks the key length before anything else (docs/protocol.md#key-normalisation)', async () => {
     const { service } = createHarness();
     const response = await service.handle(verdictRequest({ cle: 'A'.repeat(1025), url: 'ftp://x' }));
     expect(json(response).detail).toBe('cle: longer than 1024 characters');
@@ -310,7 +312,7 @@ describe('the body (DESIGN 2, 2.1, 2.2, 2.4)', () => {
     expect(json(response).donnees).toMatchObject({ motif: 'inconnue', hote: 'exemple.fr' });
   });
 
-  it('echoes produit and nonce inside the signed donnees only when sent (DESIGN 2.4)', async () => {
+  it('echoes produit and nonce inside the signed donnees only when sent (docs/protocol.md#product-and-nonce)', async () => {
     const { service } = createHarness();
     const cle = await issue(service, {});
     const nonce = 'n0nce-0123456789_abc';
@@ -330,7 +332,7 @@ describe('the body (DESIGN 2, 2.1, 2.2, 2.4)', () => {
   });
 });
 
-describe('faults are 5xx, never a signed refusal (DESIGN 2)', () => {
+describe('faults are 5xx, never a signed refusal (docs/protocol.md#errors)', () => {
   it('answers 503 when the store rejects, and logs it without the key', async () => {
     const harness = createHarness();
     const cle = await issue(harness.service, {});

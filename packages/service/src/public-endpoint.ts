@@ -8,16 +8,16 @@ import type { ServiceRequest, ServiceResponse } from './service-types.js';
 import { isBlockedUserAgent } from './user-agents.js';
 import { answerVerdict } from './verdict.js';
 
-/** The two spellings of the public endpoint (spec "Endpoints"; DESIGN 2: same handler). */
+/** The two spellings of the public endpoint (docs/protocol.md#request: same handler). */
 export const PUBLIC_PATHS: readonly string[] = ['/api/licence', '/api/license'];
 
-/** DESIGN 2: OPTIONS and POST only. */
+/** docs/protocol.md#request: OPTIONS and POST only. */
 export const PUBLIC_ALLOW = 'OPTIONS, POST';
 
-/** On every answer of the public endpoint, errors included (DESIGN 2). */
+/** On every answer of the public endpoint, errors included (docs/protocol.md#request). */
 export const CORS_HEADERS: Headers = { 'Access-Control-Allow-Origin': '*' };
 
-/** The preflight answer (DESIGN 2): browsers may POST JSON from any origin. */
+/** The preflight answer (docs/protocol.md#request): browsers may POST JSON from any origin. */
 const PREFLIGHT_HEADERS: Headers = {
   Allow: PUBLIC_ALLOW,
   ...CORS_HEADERS,
@@ -28,11 +28,12 @@ const PREFLIGHT_HEADERS: Headers = {
 };
 
 /**
- * `POST /api/licence` (and `/api/license`), after the path matched. DESIGN 2's order, the first
- * failing check answers: method 405, User-Agent 403, rate limit 429, body size 413, content type
- * 415, body 400; then the signed verdict. OPTIONS answers before any of them and is neither
- * filtered nor counted (DESIGN 5). 405 and 403 do not count toward the rate limit; everything
- * after it does, 413 included.
+ * `POST /api/licence` (and `/api/license`), after the path matched. The order of
+ * docs/protocol.md#request, the first failing check answers: method 405, User-Agent 403, rate limit
+ * 429, body size 413, content type 415, body 400; then the signed verdict. OPTIONS answers before
+ * any of them and is neither filtered nor counted (docs/protocol.md#user-agent-filter,
+ * #rate-limit). 405 and 403 do not count toward the rate limit; everything after it does, 413
+ * included.
  *
  * Errors are thrown as HttpError and answered by the caller, with `CORS_HEADERS`.
  */
@@ -65,8 +66,9 @@ export async function handlePublic(context: ServiceContext, request: ServiceRequ
   checkJsonContentType(request.headers['content-type']);
   const body = parseJsonObject(bytes) ?? {};
 
-  // Field order: the key first (DESIGN 2.1: its length is checked before anything else), then the
-  // host, then our two optional fields. Core's messages never hold the key.
+  // Field order: the key first (docs/protocol.md#key-normalisation: its length is checked before
+  // anything else), then the host, then our two optional fields. Core's messages never hold the
+  // key.
   if (body.cle === undefined) throw new HttpError('invalid-request', 'cle: is required');
   const key = field(() => normalizeKey(body.cle));
   if (body.url === undefined) throw new HttpError('invalid-request', 'url: is required');

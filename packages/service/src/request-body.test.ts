@@ -31,7 +31,8 @@ describe('isJsonContentType', () => {
     'application/json; charset="utf-8"',
     'application/json ; charset=utf8',
     'application/json; foo=bar',
-    // DESIGN 2: any charset parameter is fine; the body is read as UTF-8 regardless (RFC 8259 8.1).
+    // docs/protocol.md#request: any charset parameter is fine; the body is read as UTF-8 regardless
+    // (RFC 8259 8.1).
     'application/json; charset=iso-8859-1',
     'application/json; charset=latin1',
     'application/json; charset=utf-16',

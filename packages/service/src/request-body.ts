@@ -2,12 +2,12 @@ import { isValidationError, typeName } from '@licence/core';
 import { HttpError } from './problem.js';
 
 /**
- * The body checks of DESIGN 2, in its order: size (413), content type (415), then the JSON itself
- * (400). Every message names the rule and never quotes the body: it may hold a key. The JSON
- * parser's own message is never used for that reason (V8 quotes the input in it).
+ * The body checks of docs/protocol.md#request, in its order: size (413), content type (415), then
+ * the JSON itself (400). Every message names the rule and never quotes the body: it may hold a key.
+ * The JSON parser's own message is never used for that reason (V8 quotes the input in it).
  */
 
-/** DESIGN 2: the public endpoint takes at most 8 KiB. */
+/** docs/protocol.md#limits: the public endpoint takes at most 8 KiB. */
 export const MAX_BODY_BYTES = 8 * 1024;
 /** The admin API takes more (a product name, a revocation reason): 64 KiB. */
 export const MAX_ADMIN_BODY_BYTES = 64 * 1024;
@@ -21,10 +21,11 @@ export function checkBodySize(body: Uint8Array | null, max: number): Uint8Array 
 }
 
 /**
- * True for `application/json`, in any case and white space, whatever its parameters. DESIGN 2
- * says "a charset parameter is fine", and it says so of any charset: the body is read as UTF-8
- * whatever the header claims (RFC 8259 8.1: JSON exchanged between systems MUST be UTF-8), so a
- * body that is not UTF-8 is still a 400 from `parseJsonObject`, never a misread.
+ * True for `application/json`, in any case and white space, whatever its parameters.
+ * docs/protocol.md#request says a charset parameter is fine, and it says so of any charset: the
+ * body is read as UTF-8 whatever the header claims (RFC 8259 8.1: JSON exchanged between systems
+ * MUST be UTF-8), so a body that is not UTF-8 is still a 400 from `parseJsonObject`, never a
+ * misread.
  */
 export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
@@ -43,7 +44,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The body as a JSON object. An empty body (only white space) is `undefined` when `allowEmpty`
- * (the admin API: DESIGN 7 "a missing body is fine wherever no field is required"), else a 400.
+ * (the admin API, docs/protocol.md#administration: a missing body is fine wherever no field is
+ * required), else a 400.
  */
 export function parseJsonObject(body: Uint8Array, allowEmpty = false): Record<string, unknown> | undefined {
   let text: string;

@@ -2,8 +2,9 @@ import type { ServiceResponse } from './service-types.js';
 import { HttpError, problemBody, type ProblemKind } from './problem.js';
 
 /**
- * Building `ServiceResponse`s. Every response carries `Cache-Control: no-store` (DESIGN 2): a
- * verdict is for the caller that asked, and an error must not be replayed by a cache either.
+ * Building `ServiceResponse`s. Every response carries `Cache-Control: no-store`
+ * (docs/protocol.md#request): a verdict is for the caller that asked, and an error must not be
+ * replayed by a cache either.
  */
 
 export type Headers = Readonly<Record<string, string>>;

@@ -3,7 +3,7 @@ import { twelveMonthsBefore } from './retention.js';
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 
-describe('twelveMonthsBefore (DESIGN 4)', () => {
+describe('twelveMonthsBefore (docs/protocol.md#privacy)', () => {
   it('is the same UTC date and time one year earlier, in seconds', () => {
     expect(twelveMonthsBefore(Date.parse('2026-11-22T10:14:00Z'))).toBe(seconds('2025-11-22T10:14:00Z'));
   });

@@ -24,8 +24,8 @@ export function nowSeconds(clock: Pick<Clock, 'now'>): number {
 }
 
 /**
- * Runs a store (or rate limiter) call; a rejection is a 503, never a signed refusal (DESIGN 2:
- * "an internal fault is a 5xx"). The cause is kept for the error log line.
+ * Runs a store (or rate limiter) call; a rejection is a 503, never a signed refusal
+ * (docs/protocol.md#errors: an internal fault is a 5xx). The cause is kept for the error log line.
  */
 export async function fromStore<T>(call: () => Promise<T>, what = 'the key store'): Promise<T> {
   try {

@@ -2,8 +2,8 @@ import type { RandomBytes, VerdictSettings } from '@licence/core';
 import type { Clock, Logger, RateLimiter, Signer, Store } from './ports.js';
 
 /**
- * What an adapter hands the service (DESIGN 1: Koa and Lambda turn their request into this and
- * the result back). HTTP-agnostic: no framework type crosses this line.
+ * What an adapter hands the service (CONTRIBUTING.md#architecture: Koa and Lambda turn their
+ * request into this and the result back). HTTP-agnostic: no framework type crosses this line.
  */
 export interface ServiceRequest {
   readonly method: string;
@@ -13,10 +13,14 @@ export interface ServiceRequest {
   readonly headers: Readonly<Record<string, string | undefined>>;
   /**
    * The raw body bytes, or null when the adapter stopped reading because it exceeded
-   * `MAX_BODY_BYTES` (the service answers 413 at the right point of DESIGN 2's order).
+   * `MAX_BODY_BYTES` (the service answers 413 at the right point of the order of checks,
+   * docs/protocol.md#request).
    */
   readonly body: Uint8Array | null;
-  /** The socket's peer address (DESIGN 5: X-Forwarded-For only counts with `trustProxy`). */
+  /**
+   * The socket's peer address (docs/protocol.md#client-address: X-Forwarded-For only counts with
+   * `trustProxy`).
+   */
   readonly ip: string;
 }
 
@@ -28,7 +32,7 @@ export interface ServiceResponse {
   readonly body: string;
 }
 
-/** DESIGN 5: TRUST_PROXY, a hop count or a list of trusted CIDRs. */
+/** docs/protocol.md#client-address: TRUST_PROXY, a hop count or a list of trusted CIDRs. */
 export type TrustProxy = { readonly hops: number } | { readonly cidrs: readonly string[] };
 
 export interface ServiceOptions {
@@ -39,18 +43,24 @@ export interface ServiceOptions {
   readonly logger: Logger;
   /** For key generation (node's `randomBytes`). */
   readonly random: RandomBytes;
-  /** DESIGN 2.5 defaults: 86400 and 2592000. */
+  /** Defaults (docs/protocol.md#verdict): 86400 and 2592000. */
   readonly settings?: VerdictSettings;
   /** Unset: X-Forwarded-For is ignored. */
   readonly trustProxy?: TrustProxy;
-  /** Unset or empty: the admin API answers 404 (DESIGN 5: off unless LICENCE_ADMIN_TOKEN is set). */
+  /**
+   * Unset or empty: the admin API answers 404 (docs/protocol.md#administration: off unless
+   * LICENCE_ADMIN_TOKEN is set).
+   */
   readonly adminToken?: string;
-  /** DESIGN 5: the User-Agent filter, configurable; defaults to the library list of DESIGN 5. */
+  /**
+   * docs/protocol.md#user-agent-filter: the User-Agent filter, configurable; defaults to its
+   * library list.
+   */
   readonly blockedUserAgents?: readonly RegExp[];
 }
 
 export interface Service {
   handle(request: ServiceRequest): Promise<ServiceResponse>;
-  /** DESIGN 4: erase client IPs older than twelve months; returns the count. */
+  /** docs/protocol.md#privacy: erase client IPs older than twelve months; returns the count. */
   purge(): Promise<number>;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_BLOCKED_USER_AGENTS, isBlockedUserAgent } from './user-agents.js';
 
-describe('isBlockedUserAgent (DESIGN 5)', () => {
+describe('isBlockedUserAgent (docs/protocol.md#user-agent-filter)', () => {
   // Each library's default User-Agent, as it really sends it.
   const defaults = [
     'curl/8.5.0',

@@ -1,16 +1,16 @@
 /**
- * The User-Agent filter of DESIGN 5: a missing or empty User-Agent, or the DEFAULT one of an HTTP
- * library, is a 403. A product that names itself (`MonTheme/1.2 (curl)`) passes, even when it
- * mentions its library: each pattern matches the library's default form at the START of the
- * header only, so substrings never block.
+ * The User-Agent filter (docs/protocol.md#user-agent-filter): a missing or empty User-Agent, or the
+ * DEFAULT one of an HTTP library, is a 403. A product that names itself (`MonTheme/1.2 (curl)`)
+ * passes, even when it mentions its library: each pattern matches the library's default form at the
+ * START of the header only, so substrings never block.
  *
  * The list is exported so that the server can make it configurable (ServiceOptions
  * `blockedUserAgents`). Matching ignores case.
  */
 
 /**
- * DESIGN 5's list, each as the library sends it by default, then a few more library defaults in
- * the spirit of its "...": `product/version` or the bare name.
+ * The list of docs/protocol.md#user-agent-filter, each as the library sends it by default, then a
+ * few more library defaults in the spirit of its "...": `product/version` or the bare name.
  */
 export const DEFAULT_BLOCKED_USER_AGENTS: readonly RegExp[] = Object.freeze([
   /^curl\//i, // curl/8.5.0
@@ -27,7 +27,7 @@ export const DEFAULT_BLOCKED_USER_AGENTS: readonly RegExp[] = Object.freeze([
   /^node(?:\/|$)/i, // node: Node 21+'s fetch
   /^GuzzleHttp\//i, // GuzzleHttp/7
   /^libwww-perl\//i, // libwww-perl/6.72
-  // Beyond DESIGN's list ("..."): other defaults that name only a library or a runtime.
+  // Beyond the documented list ("..."): other defaults that name only a library or a runtime.
   /^python-httpx\//i, // python-httpx/0.27.0
   /^Python\/\d/i, // Python/3.11 aiohttp/3.9.1
   /^Ruby$/i, // Ruby's Net::HTTP
@@ -37,8 +37,8 @@ export const DEFAULT_BLOCKED_USER_AGENTS: readonly RegExp[] = Object.freeze([
 ]);
 
 /**
- * True when the request must be refused with 403 (DESIGN 5): no User-Agent, one made only of
- * white space, or one that a pattern of `blocked` matches.
+ * True when the request must be refused with 403 (docs/protocol.md#user-agent-filter): no
+ * User-Agent, one made only of white space, or one that a pattern of `blocked` matches.
  */
 export function isBlockedUserAgent(
   userAgent: string | undefined,

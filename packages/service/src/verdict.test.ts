@@ -6,14 +6,14 @@ import type { Store } from './ports.js';
 import { toKeyRecord } from './verdict.js';
 
 /**
- * Every row of DESIGN 2.5, reached through real admin operations on the memory store, each answer
- * signature-checked with core's verifyEnvelope (test/harness.ts `verdict`).
+ * Every row of docs/protocol.md#verdict, reached through real admin operations on the memory store,
+ * each answer signature-checked with core's verifyEnvelope (test/harness.ts `verdict`).
  */
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-describe('DESIGN 2.5 through the service', () => {
+describe('the verdict rules (docs/protocol.md#verdict) through the service', () => {
   it('1. no such key: inconnue, domaine ""', async () => {
     const { service, store } = createHarness();
     expect(await verdict(service, { cle: 'ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', url: 'exemple.fr' }, 'exemple.fr')).toMatchObject({
@@ -23,7 +23,7 @@ describe('DESIGN 2.5 through the service', () => {
       essai: false,
       quand: '',
     });
-    // Logged with no key id (DESIGN 4).
+    // Logged with no key id (docs/protocol.md#privacy).
     expect(store.requestLog()).toEqual([{ at: expect.any(Number), keyId: null, host: 'exemple.fr', ip: '203.0.113.7' }]);
   });
 
@@ -100,7 +100,7 @@ describe('DESIGN 2.5 through the service', () => {
     });
   });
 
-  it('3. revoked: revocation, also on a test host (DESIGN 2.3)', async () => {
+  it('3. revoked: revocation, also on a test host (docs/protocol.md#test-hosts)', async () => {
     const { service, clock } = createHarness();
     const cle = await issue(service, {});
     await admin(service, 'POST', `/admin/keys/${cle}/revoke`, { reason: 'chargeback' }, 200);
@@ -211,7 +211,7 @@ describe('DESIGN 2.5 through the service', () => {
     expect(await verdict(service, { cle: messy, url: 'exemple.fr' }, 'exemple.fr')).toMatchObject({ ok: true });
   });
 
-  it('keeps the key id of a known key in the request log, with the host and the client IP (DESIGN 4)', async () => {
+  it('keeps the key id of a known key in the request log, with the host and the client IP (docs/protocol.md#privacy)', async () => {
     const { service, store, clock } = createHarness();
     const cle = await issue(service, {});
     const stored = await store.findKeyByHash(createHash('sha256').update(normalizeKey(cle), 'utf8').digest('hex'));
@@ -234,7 +234,7 @@ describe('DESIGN 2.5 through the service', () => {
   });
 });
 
-describe('the binding race (DESIGN 2.5: binding is atomic)', () => {
+describe('the binding race (docs/protocol.md#verdict: binding is atomic)', () => {
   it('two concurrent first calls from two domains on a one-domain key: exactly one ok', async () => {
     const harness = createHarness();
     const cle = await issue(harness.service, {});

@@ -20,11 +20,11 @@ export interface VerdictInput {
   readonly host: HostInfo;
   readonly produit?: string;
   readonly nonce?: string;
-  /** The client IP (DESIGN 5), for the request log. */
+  /** The client IP (docs/protocol.md#client-address), for the request log. */
   readonly ip: string;
 }
 
-/** Core's view of a stored key (DESIGN 2.5). */
+/** Core's view of a stored key (docs/protocol.md#verdict). */
 export function toKeyRecord(stored: StoredKey): KeyRecord {
   return {
     kind: stored.kind,
@@ -38,8 +38,8 @@ export function toKeyRecord(stored: StoredKey): KeyRecord {
 }
 
 /**
- * `lastSeen` of a bound domain is kept to the hour (DESIGN 4 names no resolution): a repeat
- * verdict within the hour writes nothing, which spares the store a write on most requests.
+ * `lastSeen` of a bound domain is kept to the hour (docs/protocol.md#privacy names no resolution):
+ * a repeat verdict within the hour writes nothing, which spares the store a write on most requests.
  */
 export const LAST_SEEN_RESOLUTION_SECONDS = 3600;
 
@@ -53,12 +53,13 @@ function seenLongAgo(stored: StoredKey, domain: string, now: number): boolean {
 const BIND_ATTEMPTS = 2;
 
 /**
- * The verdict of DESIGN 2.5, carried out against the store and signed: look the key up by its
- * hash, let core decide, bind atomically when core asks (deciding again if a racing call took the
- * last slot), note the last sighting of an already bound domain, log the request (DESIGN 4), sign.
+ * The verdict (docs/protocol.md#verdict), carried out against the store and signed: look the key up
+ * by its hash, let core decide, bind atomically when core asks (deciding again if a racing call
+ * took the last slot), note the last sighting of an already bound domain, log the request
+ * (docs/protocol.md#privacy), sign.
  *
- * Every fault is thrown as a 5xx HttpError (DESIGN 2: never a signed refusal): a store that does
- * not answer (503), or a record that core refuses (500: a bad record, a bug).
+ * Every fault is thrown as a 5xx HttpError (docs/protocol.md#errors: never a signed refusal): a
+ * store that does not answer (503), or a record that core refuses (500: a bad record, a bug).
  */
 export async function answerVerdict(context: ServiceContext, input: VerdictInput): Promise<SignedEnvelope> {
   const { store, logger } = context;
@@ -95,9 +96,9 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
     const result = await fromStore(() => store.bindDomain(keyId, domain, sites, now));
     touch = false;
     if (result !== 'full') break;
-    // A racing call took the last slot between our read and our bind (DESIGN 2.5: binding is
-    // atomic, "two first calls racing ... bind exactly one"): decide again on the fresh record,
-    // which now answers rule 7 (same domain) or rule 9 (autre_domaine).
+    // A racing call took the last slot between our read and our bind (docs/protocol.md#verdict:
+    // binding is atomic, of two first calls racing exactly one binds): decide again on the fresh
+    // record, which now answers rule 7 (same domain) or rule 9 (autre_domaine).
     if (attempt >= BIND_ATTEMPTS) {
       throw new HttpError('internal-error', 'the domain binding did not settle');
     }
@@ -106,7 +107,7 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
     touch = decision.donnees.ok && !decision.donnees.essai && decision.bind === null;
   }
 
-  // Rule 7: the domain was already bound; keep its "last seen" current (DESIGN 4).
+  // Rule 7: the domain was already bound; keep its "last seen" current (docs/protocol.md#privacy).
   if (touch && stored !== null && input.host.registrable !== null && seenLongAgo(stored, input.host.registrable, now)) {
     const keyId = stored.id;
     const domain = input.host.registrable;

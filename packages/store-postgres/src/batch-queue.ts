@@ -1,5 +1,5 @@
 /**
- * Group commit for the hot path (issue 4, "Benchmark"): calls made while the event loop is busy
+ * Group commit for the hot path (docs/protocol.md#storage): calls made while the event loop is busy
  * with other requests are sent to PostgreSQL together, as ONE statement over arrays, instead of
  * one round trip each. The first call queued schedules a flush with `setImmediate`, which runs
  * once the current batch of I/O callbacks has been handled: under load every request parsed in
@@ -7,7 +7,8 @@
  *
  * Each caller still waits for ITS result, so nothing is acknowledged before the database has it
  * (the SQLite store's write batcher keeps the same promise). A failed statement rejects every call
- * of its batch with the same error: each answers its own 5xx (DESIGN 2, never a signed refusal).
+ * of its batch with the same error: each answers its own 5xx (docs/protocol.md#errors: never a
+ * signed refusal).
  */
 /**
  * The most requests one batched statement carries . Big enough for every request

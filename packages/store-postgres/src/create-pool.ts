@@ -11,7 +11,10 @@ export interface PostgresPoolOptions {
 }
 
 export interface PostgresStoreOptions {
-  /** `postgres://user:password@host:port/database` (DATABASE_URL, DESIGN 7). Never logged. */
+  /**
+   * `postgres://user:password@host:port/database` (DATABASE_URL, docs/protocol.md#configuration).
+   * Never logged.
+   */
   readonly connectionString: string;
   /** Migrations, open/close and lost connections are logged here; never a key, a hash or an IP. */
   readonly logger?: Logger;
@@ -54,10 +57,10 @@ export function describeDatabase(connectionString: string): string {
 
 /**
  * The store's `pg` pool with the timeouts that keep a request from hanging when the database does
- * (issue 4): a statement the server has not finished after `statementTimeoutMs` is cancelled by
- * the server itself (`statement_timeout`, lock waits included); a server that does not answer at
- * all is given up by the client `QUERY_TIMEOUT_MARGIN_MS` later; a connection, new or from the
- * pool, is waited for `connectionTimeoutMs` at most.
+ * (docs/protocol.md#storage): a statement the server has not finished after `statementTimeoutMs` is
+ * cancelled by the server itself (`statement_timeout`, lock waits included); a server that does not
+ * answer at all is given up by the client `QUERY_TIMEOUT_MARGIN_MS` later; a connection, new or
+ * from the pool, is waited for `connectionTimeoutMs` at most.
  */
 export function createPool(options: PostgresStoreOptions): pg.Pool {
   const { logger } = options;

@@ -1,4 +1,5 @@
-// @licence/store-postgres: the store for several processes or machines (DESIGN 1). This file only re-exports.
+// @licence/store-postgres: the store for several processes or machines
+// (CONTRIBUTING.md#architecture). This file only re-exports.
 export {
   DEFAULT_CONNECTION_TIMEOUT_MS,
   DEFAULT_POOL_MAX,

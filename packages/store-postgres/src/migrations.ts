@@ -4,10 +4,10 @@ import type { Logger } from '@licence/service';
 /**
  * The schema, as an ordered list of steps; step N (1-based) is version N of the table
  * `schema_migrations`. A released step is never edited: a change is a new step at the end.
- * The same schema ideas as the SQLite store (DESIGN 3 and 4, nothing more): products with their
- * author; keys as SHA-256 + hint, never the key; bound domains with position, first and last
- * seen; the request log (time, key, host, client IP erased by the purge). Times are whole seconds
- * (`bigint`).
+ * The same schema ideas as the SQLite store (docs/protocol.md#key-lifecycle, #privacy, nothing
+ * more): products with their author; keys as SHA-256 + hint, never the key; bound domains with
+ * position, first and last seen; the request log (time, key, host, client IP erased by the purge).
+ * Times are whole seconds (`bigint`).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -17,7 +17,7 @@ export const MIGRATIONS: readonly string[] = [
     name       text NOT NULL,
     created_at bigint NOT NULL
   );
-  -- A dev key's products: every product of its author (DESIGN 3).
+  -- A dev key's products: every product of its author (docs/protocol.md#key-lifecycle).
   CREATE INDEX products_author ON products (author, id);
 
   CREATE TABLE keys (
@@ -37,13 +37,14 @@ export const MIGRATIONS: readonly string[] = [
     created_at  bigint NOT NULL
   );
   CREATE INDEX keys_product ON keys (product_id, id);
-  -- DESIGN 3: one live development key per product, held by the database across processes.
+  -- docs/protocol.md#key-lifecycle: one live development key per product, held by the database
+  -- across processes.
   CREATE UNIQUE INDEX keys_one_live_dev ON keys (product_id) WHERE kind = 'dev' AND status = 'active';
 
   CREATE TABLE bound_domains (
     key_id     bigint NOT NULL REFERENCES keys (id),
     domain     text NOT NULL,
-    -- Binding order (DESIGN 2.5 rule 9 lists the domains in this order).
+    -- Binding order (docs/protocol.md#verdict, rule 9, lists the domains in this order).
     position   integer NOT NULL,
     first_seen bigint NOT NULL,
     last_seen  bigint NOT NULL,
@@ -58,13 +59,13 @@ export const MIGRATIONS: readonly string[] = [
     host   text NOT NULL,
     ip     text
   );
-  -- The purge (DESIGN 4) only looks at entries that still hold an IP: a partial index keeps it
-  -- small and the daily run cheap.
+  -- The purge (docs/protocol.md#privacy) only looks at entries that still hold an IP: a partial
+  -- index keeps it small and the daily run cheap.
   CREATE INDEX request_log_ip_at ON request_log (at) WHERE ip IS NOT NULL;
   `,
-  // 2: the rate limit shared by every process on this database (DESIGN 5, issue 4). One row per
-  // counted request; a refused request writes nothing. Times are milliseconds (the RateLimiter
-  // port speaks ms), unlike the seconds of the tables above.
+  // 2: the rate limit shared by every process on this database (docs/protocol.md#rate-limit). One
+  // row per counted request; a refused request writes nothing. Times are milliseconds (the
+  // RateLimiter port speaks ms), unlike the seconds of the tables above.
   `
   CREATE TABLE rate_limit_hits (
     client text NOT NULL,
@@ -102,8 +103,8 @@ export const MIGRATIONS: readonly string[] = [
   END
   $fn$;
   `,
-  // 3: one round trip where the hot path took several (issue 4, "Benchmark"). The statements are
-  // those of step 2 and of the store's former bindDomain transaction, unchanged in meaning.
+  // 3: one round trip where the hot path took several (docs/protocol.md#storage). The statements
+  // are those of step 2 and of the store's former bindDomain transaction, unchanged in meaning.
   `
   -- The rate limit's sliding-window log, one row per client instead of one per hit: "hits" holds
   -- the counted hits still in the window, oldest first, in ms (never more than the limit). A hit
@@ -173,12 +174,13 @@ export const MIGRATIONS: readonly string[] = [
   END
   $fn$;
 
-  -- DESIGN 2.5 rule 8, atomic across processes, in ONE round trip: the key row is locked FIRST, in
-  -- its own statement, so every binder of this key queues there; the statement after it (a volatile
-  -- function: a new snapshot per statement under READ COMMITTED) sees the domains the previous
-  -- holder committed. FOR NO KEY UPDATE rather than FOR UPDATE: it excludes other binders just the
-  -- same, but not the FOR KEY SHARE that a request_log insert takes through its foreign key, so
-  -- logging never waits for a binding (https://www.postgresql.org/docs/15/explicit-locking.html).
+  -- docs/protocol.md#verdict rule 8, atomic across processes, in ONE round trip: the key row is
+  -- locked FIRST, in its own statement, so every binder of this key queues there; the statement
+  -- after it (a volatile function: a new snapshot per statement under READ COMMITTED) sees the
+  -- domains the previous holder committed. FOR NO KEY UPDATE rather than FOR UPDATE: it excludes
+  -- other binders just the same, but not the FOR KEY SHARE that a request_log insert takes through
+  -- its foreign key, so logging never waits for a binding
+  -- (https://www.postgresql.org/docs/15/explicit-locking.html).
   -- 'already' moves last seen (forward only); otherwise a slot is taken when fewer than p_sites
   -- are bound ('bound'), or nothing changes ('full'); 'missing': no such key.
   CREATE FUNCTION bind_domain(p_key bigint, p_domain text, p_now bigint, p_sites integer)

@@ -10,7 +10,7 @@ import { createPool } from './create-pool.js';
 import { MIGRATIONS, SCHEMA_VERSION, SchemaVersionError } from './migrations.js';
 import { openPostgresStore, PURGE_CHUNK } from './open-postgres-store.js';
 
-// Issue 4: with the binaries the suite runs; without them it is skipped with one loud line, and
+// With the binaries the suite runs; without them it is skipped with one loud line, and
 // in CI (CI=true) this line rejects so the file fails instead of passing empty.
 const { binDir } = await postgresAvailability('store-postgres');
 const available = binDir !== null;

@@ -44,7 +44,8 @@ function keyIdOrThrow(id: string): string {
 
 /**
  * Inserts `domains` (deduplicated, in order) for `keyId`; a domain also bound to `keptFrom` keeps
- * its first and last seen from there (DESIGN 3: a transfer carries the old bindings over).
+ * its first and last seen from there (docs/protocol.md#key-lifecycle: a transfer carries the old
+ * bindings over).
  */
 async function insertDomains(client: PoolClient, keyId: string, domains: readonly string[], at: number, keptFrom: string | null): Promise<void> {
   const list = uniqueDomains(domains);
@@ -74,10 +75,10 @@ async function insertNewKey(client: PoolClient, key: NewKey): Promise<string> {
 }
 
 /**
- * Opens the PostgreSQL store (DESIGN 1: several processes or machines on one database): a `pg`
- * pool with statement and connection timeouts so no request hangs when the database does, and
- * the schema brought to SCHEMA_VERSION. Rejects with one clear error (a SchemaVersionError for a
- * database of a newer build) and leaves no connection open then.
+ * Opens the PostgreSQL store (CONTRIBUTING.md#architecture: several processes or machines on one
+ * database): a `pg` pool with statement and connection timeouts so no request hangs when the
+ * database does, and the schema brought to SCHEMA_VERSION. Rejects with one clear error (a
+ * SchemaVersionError for a database of a newer build) and leaves no connection open then.
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   return openStoreOnPool(options, createPool(options));
@@ -235,8 +236,9 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
     },
 
     async bindDomain(keyId, domain, sites, now) {
-      // DESIGN 2.5 rule 8, atomic across processes: bind_domain (migration step 3) locks the key
-      // row first, then binds under the lock; the bindings of one event-loop turn go together.
+      // docs/protocol.md#verdict rule 8, atomic across processes: bind_domain (migration step 3)
+      // locks the key row first, then binds under the lock; the bindings of one event-loop turn go
+      // together.
       const result = await binds.push({ keyId: keyIdOrThrow(keyId), domain, sites, now });
       if (result === 'missing') throw new RangeError(`bindDomain: no key with id ${keyId}`);
       if (result === 'already' || result === 'bound' || result === 'full') return result;
@@ -285,7 +287,8 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
         });
       } catch (error) {
         // Two processes issuing a dev key at once both pass the check above; the partial unique
-        // index lets one in and fails the other, which is the same answer (DESIGN 3: 409).
+        // index lets one in and fails the other, which is the same answer
+        // (docs/protocol.md#key-lifecycle: 409).
         if (isUniqueViolation(error, 'keys_one_live_dev')) {
           return { result: 'dev-exists' } as const;
         }
@@ -298,8 +301,8 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
       if (id === null) {
         return { result: 'not-active' };
       }
-      // DESIGN 3 regenerate / transfer in one transaction: a failed insert (a taken hash, an
-      // unknown product) leaves the old key active and no new key behind.
+      // docs/protocol.md#key-lifecycle: regenerate / transfer in one transaction: a failed insert
+      // (a taken hash, an unknown product) leaves the old key active and no new key behind.
       return transaction(async (client) => {
         // End the old key first (its row stays locked until COMMIT, so a concurrent replace or
         // revoke waits, then finds it no longer active). With one live dev key per product, a
@@ -337,12 +340,12 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
     },
 
     async purgeIps(before) {
-      // DESIGN 4. A year-old day of traffic can be millions of rows: chunks of PURGE_CHUNK rows,
-      // each its own short statement, keep every one far below statement_timeout and hold few
-      // row locks at a time; an interrupted purge resumes where it stopped the next time.
-      // SKIP LOCKED lets two processes purging at once share the work instead of queueing, and
-      // `ip IS NOT NULL` in the outer WHERE is re-checked on the locked row, so nothing is counted
-      // twice.
+      // docs/protocol.md#privacy. A year-old day of traffic can be millions of rows: chunks of
+      // PURGE_CHUNK rows, each its own short statement, keep every one far below statement_timeout
+      // and hold few row locks at a time; an interrupted purge resumes where it stopped the next
+      // time. SKIP LOCKED lets two processes purging at once share the work instead of queueing,
+      // and `ip IS NOT NULL` in the outer WHERE is re-checked on the locked row, so nothing is
+      // counted twice.
       let erased = 0;
       for (;;) {
         const result = await pool.query(

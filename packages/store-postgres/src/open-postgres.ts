@@ -6,11 +6,14 @@ import { createPostgresRateLimiter } from './postgres-rate-limiter.js';
 import type { PostgresRateLimiter } from './postgres-rate-limiter.js';
 
 export interface OpenPostgresOptions extends PostgresStoreOptions {
-  /** DESIGN 5's limit (default 30 accepted requests per client in any 60 s window). */
+  /**
+   * The rate limit of docs/protocol.md#rate-limit (default 30 accepted requests per client in any
+   * 60 s window).
+   */
   readonly rateLimit?: { readonly limit?: number; readonly windowMs?: number };
 }
 
-/** The store and the shared rate limit on one pool: what a server process runs on (issue 4). */
+/** The store and the shared rate limit on one pool: what a server process runs on. */
 export interface PostgresBackend {
   readonly store: Store;
   readonly rateLimiter: PostgresRateLimiter;

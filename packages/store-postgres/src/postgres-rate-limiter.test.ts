@@ -6,7 +6,7 @@ import { openPostgres } from './open-postgres.js';
 import { createPostgresRateLimiter } from './postgres-rate-limiter.js';
 import type { PostgresRateLimiter, PostgresRateLimiterOptions } from './postgres-rate-limiter.js';
 
-// Issue 4: skipped with one loud line without the binaries; in CI (CI=true) this rejects instead.
+// Skipped with one loud line without the binaries; in CI (CI=true) this rejects instead.
 const { binDir } = await postgresAvailability('store-postgres rate limiter');
 const available = binDir !== null;
 
@@ -45,7 +45,7 @@ async function rowCount(url: string): Promise<number> {
 }
 
 // The behaviour tests of createMemoryRateLimiter (packages/service), on PostgreSQL.
-describe.skipIf(!available)('createPostgresRateLimiter (DESIGN 5, issue 4)', () => {
+describe.skipIf(!available)('createPostgresRateLimiter (docs/protocol.md#rate-limit)', () => {
   it('lets a new client send 30 at once and refuses the 31st', async () => {
     const limiter = await freshLimiter();
     try {

@@ -12,9 +12,9 @@ interface HitRow {
 }
 
 interface RateLimitOptions {
-  /** Accepted requests per client in any window (DESIGN 5: 30). */
+  /** Accepted requests per client in any window (docs/protocol.md#rate-limit: 30). */
   readonly limit?: number;
-  /** The sliding window in milliseconds (DESIGN 5: 60 s). */
+  /** The sliding window in milliseconds (docs/protocol.md#rate-limit: 60 s). */
   readonly windowMs?: number;
   /** The background sweep's failures are logged here (never a client address). */
   readonly logger?: Logger;
@@ -43,17 +43,18 @@ export interface PostgresRateLimiter extends RateLimiter {
 }
 
 /**
- * DESIGN 5's rate limit shared by every process on one database (issue 4): the same sliding
- * window LOG as `createMemoryRateLimiter` of @licence/service (a new client may send `limit` at
- * once; a refused request is not counted; `retryAfter` is the whole seconds until the oldest
- * counted request leaves the window, at least 1), kept in `rate_limit_windows`, one row per
+ * The rate limit (docs/protocol.md#rate-limit) shared by every process on one database: the same
+ * sliding window LOG as `createMemoryRateLimiter` of @licence/service (a new client may send
+ * `limit` at once; a refused request is not counted; `retryAfter` is the whole seconds until the
+ * oldest counted request leaves the window, at least 1), kept in `rate_limit_windows`, one row per
  * client (migration step 3).
  *
  * The hits of one event-loop turn are ONE call of `rate_limit_hit_batch` (one round trip, its own
  * transaction), which serialises the hits of one client across processes on its row lock. Rows of
  * clients that never come back are deleted by a sweep that `hit` starts in the background at
  * most once per window per process; its failure is logged, never a hit's failure. A database
- * that is down makes `hit` reject: the service answers a 5xx problem, never a verdict (DESIGN 2).
+ * that is down makes `hit` reject: the service answers a 5xx problem, never a verdict
+ * (docs/protocol.md#errors).
  */
 export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): PostgresRateLimiter {
   const limit = options.limit ?? 30;

@@ -44,7 +44,8 @@ export interface ProductRow {
 export const KEY_SELECT = `
   SELECT k.id::text AS id, k.hash, k.hint, k.product_id, k.kind, k.status, k.sites, k.expires_at,
          k.ended_at, k.reason, k.replaced_by::text AS replaced_by, k.created_at,
-         -- DESIGN 3: a dev key opens every product of its author, including ones added after it.
+         -- docs/protocol.md#key-lifecycle: a dev key opens every product of its author, including
+         -- ones added after it.
          CASE WHEN k.kind = 'dev'
               THEN ARRAY(SELECT p.id FROM products p
                          WHERE p.author = (SELECT a.author FROM products a WHERE a.id = k.product_id)
@@ -76,8 +77,8 @@ function isKeyStatus(value: string): value is KeyStatus {
 
 /**
  * The CHECK constraints already hold these; a value outside them means a database edited by hand
- * or by a newer build, and is refused rather than guessed (DESIGN 2: a fault is a 5xx, never a
- * verdict made up from bad data).
+ * or by a newer build, and is refused rather than guessed (docs/protocol.md#errors: a fault is a
+ * 5xx, never a verdict made up from bad data).
  */
 export function keyKind(id: string, kind: string): KeyKind {
   if (!isKeyKind(kind)) {

@@ -59,7 +59,7 @@ function start(args: string[]): { child: ChildProcess; ready: Promise<void>; don
   return raced;
 }
 
-describe('bindDomain across processes (DESIGN 2.5: binding is atomic)', () => {
+describe('bindDomain across processes (docs/protocol.md#verdict: binding is atomic)', () => {
   let dir: string;
   let bundle: string;
   const children: ChildProcess[] = [];

@@ -5,9 +5,9 @@ import type { Logger } from '@licence/service';
  * The schema, as an ordered list of steps. Step N (1-based) takes a file from `user_version`
  * N - 1 to N. A released step is never edited: a change is a new step appended at the end.
  *
- * What is kept is DESIGN 3 and 4, nothing more:
+ * What is kept is what docs/protocol.md#key-lifecycle and #privacy name, nothing more:
  * - products (id, author, name): the author is an id; a dev key opens every product whose
- *   `author` equals its own product's (DESIGN 3);
+ *   `author` equals its own product's (docs/protocol.md#key-lifecycle);
  * - keys: SHA-256 of the normalised key (hex) and its last four characters, never the key;
  * - bound domains: the registrable domain, its binding position, first and last seen;
  * - the request log: time, key (null when unknown), host, client IP (erased by the purge).
@@ -20,7 +20,7 @@ export const MIGRATIONS: readonly string[] = [
     name       TEXT NOT NULL,
     created_at INTEGER NOT NULL
   );
-  -- A dev key's products: every product of its author (DESIGN 3).
+  -- A dev key's products: every product of its author (docs/protocol.md#key-lifecycle).
   CREATE INDEX products_author ON products (author, id);
 
   CREATE TABLE keys (
@@ -41,14 +41,14 @@ export const MIGRATIONS: readonly string[] = [
     created_at  INTEGER NOT NULL
   );
   CREATE INDEX keys_product ON keys (product_id, id);
-  -- DESIGN 3: one live development key per product. The index makes it hold across processes
-  -- even if a caller skipped the check.
+  -- docs/protocol.md#key-lifecycle: one live development key per product. The index makes it hold
+  -- across processes even if a caller skipped the check.
   CREATE UNIQUE INDEX keys_one_live_dev ON keys (product_id) WHERE kind = 'dev' AND status = 'active';
 
   CREATE TABLE bound_domains (
     key_id     INTEGER NOT NULL REFERENCES keys (id),
     domain     TEXT NOT NULL,
-    -- Binding order (DESIGN 2.5 rule 9 lists the domains in this order).
+    -- Binding order (docs/protocol.md#verdict, rule 9, lists the domains in this order).
     position   INTEGER NOT NULL,
     first_seen INTEGER NOT NULL,
     last_seen  INTEGER NOT NULL,
@@ -63,8 +63,8 @@ export const MIGRATIONS: readonly string[] = [
     host   TEXT NOT NULL,
     ip     TEXT
   );
-  -- The purge (DESIGN 4) only ever looks at entries that still hold an IP: a partial index keeps
-  -- it small and the daily run cheap.
+  -- The purge (docs/protocol.md#privacy) only ever looks at entries that still hold an IP: a
+  -- partial index keeps it small and the daily run cheap.
   CREATE INDEX request_log_ip_at ON request_log (at) WHERE ip IS NOT NULL;
   `,
 ];

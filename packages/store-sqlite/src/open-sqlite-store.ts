@@ -40,9 +40,10 @@ function describeError(error: unknown): string {
 }
 
 /**
- * Opens (creating and migrating when needed) the embedded SQLite store of DESIGN 1: one file,
- * WAL, safe for several processes on the same machine. The open is synchronous (a bad file stops
- * the start at once, with one clear error); the methods return promises to fit the Store port.
+ * Opens (creating and migrating when needed) the embedded SQLite store
+ * (CONTRIBUTING.md#architecture): one file, WAL, safe for several processes on the same machine.
+ * The open is synchronous (a bad file stops the start at once, with one clear error); the methods
+ * return promises to fit the Store port.
  */
 export function openSqliteStore(options: SqliteStoreOptions): Store {
   const { file, logger } = options;
@@ -69,7 +70,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     }
     // In WAL mode NORMAL never corrupts the file and loses nothing when the process dies; only a
     // power cut may roll back the last commits. FULL would add an fsync to every request's log
-    // line (DESIGN 4) on the hot path (https://sqlite.org/pragma.html#pragma_synchronous).
+    // line (docs/protocol.md#privacy) on the hot path
+    // (https://sqlite.org/pragma.html#pragma_synchronous).
     db.pragma('synchronous = NORMAL');
     // Off by default in SQLite, per connection: the schema's REFERENCES only hold with it.
     db.pragma('foreign_keys = ON');
@@ -131,7 +133,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     log: db.prepare<[number, number | null, string, string]>(
       'INSERT INTO request_log (at, key_id, host, ip) VALUES (?, ?, ?, ?)',
     ),
-    // DESIGN 4, in chunks (see purgeIps); the subquery walks the partial index request_log_ip_at.
+    // docs/protocol.md#privacy, in chunks (see purgeIps); the subquery walks the partial index
+    // request_log_ip_at.
     purge: db.prepare<[number, number]>(
       'UPDATE request_log SET ip = NULL WHERE id IN ' +
         '(SELECT id FROM request_log WHERE at < ? AND ip IS NOT NULL LIMIT ?)',
@@ -140,7 +143,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   };
 
   function fullKey(row: KeyRow): StoredKey {
-    // DESIGN 3: a dev key opens every product of its author, including ones added after it.
+    // docs/protocol.md#key-lifecycle: a dev key opens every product of its author, including ones
+    // added after it.
     const opens =
       keyKind(row) === 'dev' ? sql.productsOfAuthorOf.all(row.product_id).map((p) => p.id) : [row.product_id];
     return toStoredKey(row, opens, sql.domainsOfKey.all(row.id));
@@ -183,10 +187,10 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     return rowid;
   }
 
-  // DESIGN 2.5 rule 8. Runs in the write batcher, that is inside BEGIN IMMEDIATE: the write lock
-  // is taken BEFORE the count, so the count and the insert cannot interleave with another
-  // connection or process. (A deferred transaction would read first, and could only fail, not
-  // wait, when upgrading to write.)
+  // docs/protocol.md#verdict rule 8. Runs in the write batcher, that is inside BEGIN IMMEDIATE: the
+  // write lock is taken BEFORE the count, so the count and the insert cannot interleave with
+  // another connection or process. (A deferred transaction would read first, and could only fail,
+  // not wait, when upgrading to write.)
   function bind(keyId: number, domain: string, sites: number, now: number): 'bound' | 'already' | 'full' {
     if (sql.touch.run(now, keyId, domain).changes > 0) {
       return 'already';
@@ -224,8 +228,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     return { result: 'created', id: formatRowId(id) } as const;
   });
 
-  // DESIGN 3 regenerate / transfer: one transaction, so a crash or a failed insert (a taken
-  // hash, an unknown product) leaves the old key active and no new key behind.
+  // docs/protocol.md#key-lifecycle: regenerate / transfer in one transaction, so a crash or a
+  // failed insert (a taken hash, an unknown product) leaves the old key active and no new key
+  // behind.
   const replace = db.transaction(
     (oldId: number, status: 'transfert' | 'regeneration', newKey: NewKey, domains: readonly string[], now: number) => {
       // End the old key first: with one live dev key per product (index keys_one_live_dev), a

@@ -42,8 +42,8 @@ function isKeyStatus(value: string): value is KeyStatus {
 
 /**
  * The CHECK constraints of migration 1 already hold these; a value outside them means a file
- * edited by hand or by a newer build, and is refused rather than guessed (DESIGN 2: a fault is a
- * 5xx, never a verdict made up from bad data).
+ * edited by hand or by a newer build, and is refused rather than guessed (docs/protocol.md#errors:
+ * a fault is a 5xx, never a verdict made up from bad data).
  */
 export function keyKind(row: KeyRow): KeyKind {
   if (!isKeyKind(row.kind)) {

@@ -20,10 +20,10 @@ export interface WriteBatcher {
 }
 
 /**
- * Group commit for the hot path (DESIGN 2.5: every verdict logs a request and binds or touches a
- * domain). A commit costs far more than the row it writes in WAL mode (the frames it appends,
- * and the checkpoint fsyncs they bring); the writes that arrive during one turn of the event
- * loop share one transaction instead. Nothing is lost to it: each promise settles only after
+ * Group commit for the hot path (docs/protocol.md#verdict: every verdict logs a request and binds
+ * or touches a domain). A commit costs far more than the row it writes in WAL mode (the frames it
+ * appends, and the checkpoint fsyncs they bring); the writes that arrive during one turn of the
+ * event loop share one transaction instead. Nothing is lost to it: each promise settles only after
  * its transaction committed or failed, and one failing write does not undo the others.
  */
 export function createWriteBatcher(db: Database.Database): WriteBatcher {

@@ -1,6 +1,6 @@
 // Child process of cross-process.test.ts: opens the SAME SQLite file as its sibling and binds
-// domains on one key, to show that binding is atomic across processes (DESIGN 2.5), not only
-// inside one. Plain JavaScript so Node runs it without a TypeScript loader.
+// domains on one key, to show that binding is atomic across processes (docs/protocol.md#verdict),
+// not only inside one. Plain JavaScript so Node runs it without a TypeScript loader.
 // argv: <built module> <database file> <key id> <domain prefix> <count>
 import { pathToFileURL } from 'node:url';
 

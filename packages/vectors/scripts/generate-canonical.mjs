@@ -1,6 +1,7 @@
 // Writes cases/canonical.json from the table below. Every expected canonical string is written
-// here by hand from DESIGN 2.6; the script only adds its UTF-8 bytes in hex (a mechanical
-// transform), so the file stays data that any implementation can check itself against.
+// here by hand from docs/protocol.md#canonical-form; the script only adds its UTF-8 bytes in hex
+// (a mechanical transform), so the file stays data that any implementation can check itself
+// against.
 // Run: node scripts/generate-canonical.mjs
 import { writeFileSync } from 'node:fs';
 
@@ -54,7 +55,7 @@ const rejected = [
 ];
 
 const file = {
-  covers: 'The canonical form that Ed25519 signs (spec "Signature verification" step 2, DESIGN 2.6): keys sorted by code point (UTF-8 byte order, not UTF-16), no whitespace, "/" not escaped, non-ASCII as raw UTF-8 including U+2028/U+2029, control characters escaped as JSON requires (short forms, else lower-case \\u00XX), integers in decimal within +-(2^53-1); other numbers are refused.',
+  covers: 'The canonical form that Ed25519 signs (docs/protocol.md#canonical-form): keys sorted by code point (UTF-8 byte order, not UTF-16), no whitespace, "/" not escaped, non-ASCII as raw UTF-8 including U+2028/U+2029, control characters escaped as JSON requires (short forms, else lower-case \\u00XX), integers in decimal within +-(2^53-1); other numbers are refused.',
   consumers: ['@licence/core (TypeScript)', 'packages/client-php (PHP)'],
   notes: [
     '`input` is a JSON value; `canonical` is the exact expected text and `utf8Hex` its UTF-8 bytes in lower-case hex; `rejected: true` means the implementation must refuse to canonicalise the input.',

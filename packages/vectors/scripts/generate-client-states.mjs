@@ -1,5 +1,5 @@
-// Writes cases/client-states.json: the client cache state machine (spec "Client verdict states",
-// DESIGN 6). Every expected result below is written by hand from the rules; the script only
+// Writes cases/client-states.json: the client cache state machine (docs/protocol.md#states,
+// #back-off). Every expected result below is written by hand from the rules; the script only
 // computes Ed25519 signatures with node:crypto (OpenSSL, independent of @licence/core's noble
 // code) over the TEST ONLY seeds, and makes deliberately broken envelopes from them.
 // Run: node scripts/generate-client-states.mjs
@@ -78,7 +78,7 @@ const TIMEOUT = { type: 'failure', reason: 'timeout' };
 // Expected results.
 const CALL = { action: 'call' };
 const use = (state, donnees, runs, store) => ({ action: 'use', state, donnees, runs, store });
-/** Lapsed (spec: `reseau`, made by the client): never blocks. */
+/** Lapsed (docs/protocol.md#states: `reseau`, made by the client): never blocks. */
 const reseau = (now, expect = BEFORE_CALL) => ({
   ok: false,
   motif: 'reseau',
@@ -95,7 +95,7 @@ const reseau = (now, expect = BEFORE_CALL) => ({
 // ---------------------------------------------------------------------------------------------
 // [name, now, cache, outcome (undefined: none), expect, result]
 const table = [
-  // --- The spec's table, without a call outcome ---------------------------------------------
+  // --- The table of docs/protocol.md#states, without a call outcome ------------------------
   ['fresh: cached positive verdict before revalider, no call', FRESH, record(CACHED), undefined, BEFORE_CALL,
     use('fresh', CACHED.donnees, true, null)],
   ['fresh: one second before revalider', EMIS + DAY - 1, record(CACHED), undefined, BEFORE_CALL,
@@ -302,7 +302,7 @@ if (names.size !== cases.length) throw new Error('case names must be unique');
 
 const file = {
   covers:
-    'The client cache state machine (spec "Client verdict states", DESIGN 6): fresh / refreshed / grace / lapsed from (cache file, call outcome, now), what the product uses, whether it runs, and what the client writes back; the back-off after a failed call (5 min doubling to 1 h; Retry-After on 429, clamped to [1, 3600]).',
+    'The client cache state machine (docs/protocol.md#states, docs/protocol.md#back-off): fresh / refreshed / grace / lapsed from (cache file, call outcome, now), what the product uses, whether it runs, and what the client writes back; the back-off after a failed call (5 min doubling to 1 h; Retry-After on 429, clamped to [1, 3600]).',
   consumers: ['@licence/core (TypeScript)', 'packages/client-php (PHP)'],
   notes: [
     'Times are integer seconds since the epoch. `now` is the client clock.',

@@ -94,7 +94,7 @@ if (!/[+/]/.test(good.signature)) throw new Error('pick donnees whose signature 
 if (JSON.stringify({ ok: base.ok, ...base }) === canonical(base)) throw new Error('unsorted case is sorted');
 
 const file = {
-  covers: 'Ed25519 signatures over the canonical form of donnees (spec "Signature verification", DESIGN 2.4 and 2.6): signing with a fixed TEST ONLY seed must give exactly these signatures (Ed25519 is deterministic, RFC 8032 5.1.6), and envelope verification must accept or refuse each envelope as stated (signature, host, produit, nonce, key rotation, strict base64, strict RFC 8032 S < L).',
+  covers: 'Ed25519 signatures over the canonical form of donnees (docs/protocol.md#signature, docs/protocol.md#product-and-nonce, docs/protocol.md#canonical-form): signing with a fixed TEST ONLY seed must give exactly these signatures (Ed25519 is deterministic, RFC 8032 5.1.6), and envelope verification must accept or refuse each envelope as stated (signature, host, produit, nonce, key rotation, strict base64, strict RFC 8032 S < L).',
   consumers: ['@licence/core (TypeScript: noble signer and verifyEnvelope)', '@licence/service (TypeScript: node:crypto signer)', '@licence/client (TypeScript)', 'packages/client-php (PHP: sodium and the pure-PHP verifier)'],
   notes: [
     'TEST ONLY: the seeds below are public and printable on purpose. Never use them to sign anything real, never trust their public keys in production.',

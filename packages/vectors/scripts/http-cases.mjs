@@ -1,4 +1,4 @@
-// The source of cases/http.json: scenarios written by hand from DESIGN 2, 3, 5 and 7.
+// The source of cases/http.json: scenarios written by hand from the rules of docs/protocol.md.
 // This script only expands shorthands (repeated steps, long bodies) and writes the JSON, so that
 // the file stays plain data for every adapter's runner (Koa now, Lambda later).
 // Run: node scripts/http-cases.mjs
@@ -30,7 +30,7 @@ const base = [product('theme'), buyer('k')];
 const at = (seconds) => ({ emis: seconds, revalider: seconds + 86400, sursis: 2592000 });
 
 const cases = [
-  // ---- DESIGN 2.5, row by row, reached through real admin operations -------------------------
+  // ---- docs/protocol.md#verdict, row by row, reached through real admin operations -----------
   { name: 'rule 1: an unknown key answers a signed inconnue', steps: [
     check({ cle: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', url: 'exemple.fr' }, refused('inconnue', { domaine: '', hote: 'exemple.fr', ...at(T0) })),
   ] },
@@ -151,7 +151,7 @@ const cases = [
     check({ cle: 'AAAAA', url: 'exemple.fr', version: 2, extra: { a: 1 } }, refused('inconnue', { domaine: '' })),
   ] },
 
-  // ---- Wire rules (DESIGN 2, 5) ---------------------------------------------------------------
+  // ---- Wire rules (docs/protocol.md#request, #errors, #rate-limit, #user-agent-filter) --------
   { name: 'OPTIONS answers 204 with Allow and CORS, on both spellings', steps: [
     { request: { method: 'OPTIONS', path: '/api/licence' }, expect: { status: 204, headers: { allow: 'OPTIONS, POST', 'access-control-allow-origin': '*', 'access-control-allow-methods': '*present*', 'access-control-allow-headers': '*present*' } } },
     { request: { method: 'OPTIONS', path: '/api/license', headers: { 'user-agent': null } }, expect: { status: 204, headers: { allow: 'OPTIONS, POST' } } },
@@ -258,7 +258,7 @@ const cases = [
     { repeat: 35, request: { method: 'GET', path: '/healthz', headers: { 'user-agent': null } }, expect: { status: 200, body: { status: 'ok', store: 'up' } } },
   ] },
 
-  // ---- Admin API (DESIGN 3, 7) -----------------------------------------------------------------
+  // ---- Admin API (docs/protocol.md#administration, #key-lifecycle) -----------------------------
   { name: 'admin: a wrong or missing token is 401', steps: [
     { request: { method: 'POST', path: '/admin/products', auth: 'wrong-token-0123456789', body: { id: 'x', author: 'a', name: 'X' } }, expect: problem(401, 'unauthorized', { 'www-authenticate': '*present*' }) },
     { request: { method: 'GET', path: '/admin/products/x/installations', auth: null }, expect: problem(401, 'unauthorized') },
@@ -315,8 +315,8 @@ const cases = [
 ];
 
 const file = {
-  covers: 'The HTTP behaviour of a running service (DESIGN 2, 3, 5, 7): every row of DESIGN 2.5 reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API. Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
-  consumers: ['apps/koa-server (Koa over loopback)', 'apps/lambda (the local runner, issue 5)'],
+  covers: 'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API. Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
+  consumers: ['apps/koa-server (Koa over loopback)', 'apps/lambda (the local runner)'],
   notes: [
     'clockStart: ' + T0 + ' (2026-11-22T10:14:00Z). A step {"advance": N} moves the service clock N seconds.',
     'A request step: {request: {method, path, headers?, body? | raw? (+ rawRepeat {text, times} appended, then rawEnd), auth?}, expect, save?, repeat?}.',

@@ -25,8 +25,8 @@ export const keys = Object.fromEntries(
 if (keys.primary.publicKey !== 't+BgdQhT722WYlxoHMJmOlp3AQMS2RH6uZGgkKbs/l0=') throw new Error('primary key mismatch');
 
 /**
- * DESIGN 2.6 for the flat objects the generators sign: keys sorted by their UTF-8 bytes, then
- * JSON.stringify. (canonical.json covers the hard cases of the form itself.)
+ * docs/protocol.md#canonical-form for the flat objects the generators sign: keys sorted by their
+ * UTF-8 bytes, then JSON.stringify. (canonical.json covers the hard cases of the form itself.)
  */
 export const canonical = (donnees) =>
   JSON.stringify(Object.fromEntries(Object.entries(donnees).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))));

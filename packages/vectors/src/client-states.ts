@@ -1,7 +1,7 @@
 import { loadVectors } from './vector-file.js';
 import type { VectorFile } from './vector-file.js';
 
-/** A verdict as it appears in the vectors (spec "Verdict object donnees", DESIGN 2.4). */
+/** A verdict as it appears in the vectors (docs/protocol.md#verdict, #product-and-nonce). */
 export interface ClientStateDonnees {
   readonly ok: boolean;
   readonly motif: string;

@@ -1,6 +1,6 @@
 import { loadVectors } from './vector-file.js';
 
-/** A `url` that normalises to a host (DESIGN 2.2, 2.3). */
+/** A `url` that normalises to a host (docs/protocol.md#host-normalisation, #test-hosts). */
 export interface HostAcceptedCase {
   readonly name: string;
   readonly url: string;
@@ -8,7 +8,7 @@ export interface HostAcceptedCase {
   readonly hote: string;
   /** Registrable domain (PSL with private suffixes), the public IP itself, or null. */
   readonly registrable: string | null;
-  /** A test or staging host (DESIGN 2.3). */
+  /** A test or staging host (docs/protocol.md#test-hosts). */
   readonly test: boolean;
   /** Present (true) when `url` holds a non-ASCII character: clients without UTS #46 skip it. */
   readonly unicode?: true;

@@ -25,7 +25,7 @@ describe('vector files', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
-  it('hold at least 250 cases in all (issue 2)', () => {
+  it('hold at least 250 cases in all', () => {
     const total = NAMES.reduce((sum, name) => sum + loadVectors(name).cases.length, 0);
     expect(total).toBeGreaterThanOrEqual(250);
   });

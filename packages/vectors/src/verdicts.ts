@@ -1,9 +1,9 @@
 import { loadVectors } from './vector-file.js';
 
 /**
- * Case shape of `cases/verdicts.json`: the verdict decision of DESIGN 2.5. The types mirror
- * `@licence/core`'s `VerdictRequest` and `Donnees` (restated here: this package depends on no
- * other, so that any implementation can read the data).
+ * Case shape of `cases/verdicts.json`: the verdict decision of docs/protocol.md#verdict. The
+ * types mirror `@licence/core`'s `VerdictRequest` and `Donnees` (restated here: this package
+ * depends on no other, so that any implementation can read the data).
  */
 
 /** The store's record of a key (`KeyRecord` in core); null in a case means no such key. */
@@ -32,7 +32,7 @@ export interface VerdictCaseSettings {
   readonly grace: number;
 }
 
-/** The expected signed object: the spec's nine fields, plus `produit`/`nonce` only when sent. */
+/** The expected signed object: the nine standard fields, plus `produit`/`nonce` only when sent. */
 export interface VerdictDonnees {
   readonly domaine: string;
   readonly emis: number;
@@ -49,7 +49,7 @@ export interface VerdictDonnees {
 
 export interface VerdictCase {
   readonly name: string;
-  /** The row of DESIGN 2.5 (1-9) that answers; documentation, not an input. */
+  /** The row of docs/protocol.md#verdict (1-9) that answers; documentation, not an input. */
   readonly rule: number;
   readonly key: VerdictKeyRecord | null;
   readonly host: VerdictHostInfo;

@@ -1,6 +1,7 @@
 /**
- * DESIGN 4 and 5: no licence key, signing key or admin token in any log line. These two helpers
- * let a test look for every spelling of a secret in what a server logged.
+ * docs/protocol.md#privacy, #signature, #administration: no licence key, signing key or admin
+ * token in any log line. These two helpers let a test look for every spelling of a secret in what
+ * a server logged.
  */
 
 /** Every way a licence key could be written: as issued, normalised, lower case. */

@@ -11,14 +11,14 @@ import { PRODUCT_UA } from './product-user-agent.js';
 
 /**
  * The runner on its own, against a small real HTTP server on loopback that signs with the TEST
- * ONLY key of signatures.json (STYLE.md: a fake service is a real server, never a mocked fetch).
+ * ONLY key of signatures.json (CONTRIBUTING.md#testing: a fake service is a real server, never a mocked fetch).
  */
 
 const keys = loadSignatureVectors().keys;
 const signer = createNobleSigner(decodeBase64(keys.primary.seed, 'seed', 32));
 const PUBLIC_KEY = keys.primary.publicKey;
 
-/** An `inconnue` verdict for the request's host, as the service would sign it (DESIGN 2.5 rule 1). */
+/** An `inconnue` verdict for the request's host, as the service would sign it (docs/protocol.md#verdict rule 1). */
 function unknownKeyEnvelope(body: Record<string, unknown>, nowSeconds: number): unknown {
   const hote = parseHost(body.url).hote;
   const donnees: Donnees = {

@@ -71,7 +71,8 @@ export function buildRequest(request: HttpVectorRequest, saved: ReadonlyMap<stri
   } else if (path.startsWith('/admin/') || path === '/admin') {
     const token = request.auth === undefined ? adminToken : request.auth;
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    // A JSON `body` is JSON text: say so, as any admin client would (DESIGN 7: JSON in).
+    // A JSON `body` is JSON text: say so, as any admin client would
+    // (docs/protocol.md#administration: JSON in).
     if (json !== undefined) headers['content-type'] = 'application/json';
   }
   for (const [name, value] of Object.entries(request.headers ?? {})) {
@@ -129,7 +130,7 @@ export function checkAnswer(expected: HttpVectorExpect, answer: HttpAnswer, sent
 /**
  * A 200 of the public endpoint: an envelope that verifies for the host the request named (core's
  * parseHost of the `url` sent, which must be `donnees.hote`), with `produit` and `nonce` echoed
- * exactly when sent (DESIGN 2.4), and absent when not.
+ * exactly when sent (docs/protocol.md#product-and-nonce), and absent when not.
  */
 export function checkEnvelope(body: unknown, sent: { readonly json: unknown }, publicKey: string): string[] {
   const failures: string[] = [];

@@ -8,7 +8,7 @@ export interface VectorTarget {
   readonly url: string;
   /** The Bearer token of the admin API; null when it is off. */
   readonly adminToken: string | null;
-  /** base64 of the raw 32-byte Ed25519 public key (DESIGN 5). */
+  /** base64 of the raw 32-byte Ed25519 public key (docs/protocol.md#signature). */
   readonly publicKey: string;
   /** The service's clock; `advance` steps move it. */
   readonly clock: { advance(seconds: number): void };

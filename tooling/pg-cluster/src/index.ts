@@ -1,4 +1,4 @@
-// @licence/pg-cluster: a throwaway PostgreSQL cluster for tests (issue 4). This file only re-exports.
+// @licence/pg-cluster: a throwaway PostgreSQL cluster for tests. This file only re-exports.
 export { DEBIAN_BIN_DIRS, findPostgresBinDir } from './find-postgres-bin.js';
 export { freePort } from './free-port.js';
 export { postgresAvailability } from './postgres-availability.js';

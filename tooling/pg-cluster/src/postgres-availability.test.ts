@@ -5,7 +5,7 @@ import { postgresAvailability } from './postgres-availability.js';
 const none = async (): Promise<string | null> => null;
 const found = async (): Promise<string | null> => '/opt/pg/bin';
 
-describe('postgresAvailability (issue 4: skip loudly outside CI, fail in CI)', () => {
+describe('postgresAvailability (skip loudly outside CI, fail in CI)', () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });

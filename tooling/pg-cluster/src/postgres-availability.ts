@@ -6,7 +6,7 @@ export interface PostgresAvailability {
 }
 
 /**
- * Decides whether a test file runs its PostgreSQL tests (issue 4): with the binaries, always;
+ * Decides whether a test file runs its PostgreSQL tests: with the binaries, always;
  * without them, outside CI they are skipped with ONE loud line, and in CI (`CI=true`) this
  * rejects, so the file fails: CI must never pass by skipping the PostgreSQL suite.
  *

@@ -49,7 +49,7 @@ function isRoot(): boolean {
 
 /**
  * PostgreSQL refuses to run as root, so as root every server binary runs as the `postgres` user
- * through runuser (ENVIRONMENT.md); otherwise as the current user.
+ * through runuser (initdb refuses to run as root); otherwise as the current user.
  */
 function command(binDir: string, tool: string, args: readonly string[]): { file: string; args: string[] } {
   const path = join(binDir, tool);
@@ -87,7 +87,7 @@ async function logTail(file: string): Promise<string> {
 }
 
 /**
- * A throwaway PostgreSQL cluster for tests (issue 4; ENVIRONMENT.md): `initdb` in a fresh
+ * A throwaway PostgreSQL cluster for tests: `initdb` in a fresh
  * temporary folder (`--auth=trust`, superuser `postgres`), a server listening on 127.0.0.1 only,
  * on a free port, its socket in its own folder, and a database `licence`. Takes about a second.
  * The caller stops it; a process that exits without doing so still stops it (an exit hook), so no

@@ -3,7 +3,8 @@
  * The real service for the end-to-end tests: `node apps/koa-server/dist/cli.js serve` on
  * 127.0.0.1 (PORT=0: the system picks a free port, read back from the start-up line), a fresh
  * LICENCE_DATA_DIR (SQLite), a known LICENCE_ADMIN_TOKEN and LICENCE_SIGNING_KEY = the TEST ONLY
- * seed of packages/vectors/cases/signatures.json (apps/koa-server/src/config.ts, DESIGN 7).
+ * seed of packages/vectors/cases/signatures.json (apps/koa-server/src/config.ts,
+ * docs/protocol.md#configuration).
  * Its JSON log on stdout gives the address ("licence service started") and is the request log the
  * tests count calls with (one "request" line per request, written before the answer is sent). Stopped at the end of the
  * run whatever happens (Harness::onExit).

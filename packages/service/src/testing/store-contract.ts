@@ -2,8 +2,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewKey, ProductRecord, RequestLogEntry, Store } from '../ports.js';
 
 /**
- * The behaviour every Store must have (ports.ts, DESIGN 2.5, 3 and 4), written against the port
- * only, so one suite checks the SQLite store and the PostgreSQL one alike.
+ * The behaviour every Store must have (ports.ts, docs/protocol.md#verdict, #key-lifecycle,
+ * #privacy), written against the port only, so one suite checks the SQLite store and the PostgreSQL
+ * one alike.
  *
  * `open` gives a store on EMPTY, fresh storage for every test, and a `cleanup` that releases it.
  * One test closes the store itself, so `cleanup` must accept a store that is already closed.
@@ -170,7 +171,7 @@ export function storeContract(
         expect((await store.findKeyByHash(key.hash))?.opens).toEqual(['plugin']);
       });
 
-      it("opens every product of the author for a dev key, including products added later (DESIGN 3)", async () => {
+      it("opens every product of the author for a dev key, including products added later (docs/protocol.md#key-lifecycle)", async () => {
         const key = newKey({ kind: 'dev', sites: 0 });
         const id = await created(key);
         expect([...((await store.findKeyByHash(key.hash))?.opens ?? [])].sort()).toEqual(['plugin', 'theme']);
@@ -179,7 +180,7 @@ export function storeContract(
         expect([...((await store.findKeyById(id))?.opens ?? [])].sort()).toEqual(['later', 'plugin', 'theme']);
       });
 
-      it("answers 'dev-exists' for a second live dev key of a product (DESIGN 3)", async () => {
+      it("answers 'dev-exists' for a second live dev key of a product (docs/protocol.md#key-lifecycle)", async () => {
         await created(newKey({ kind: 'dev', sites: 0 }));
         const second = newKey({ kind: 'dev', sites: 0 });
         expect(await store.insertKey(second)).toEqual({ result: 'dev-exists' });
@@ -198,7 +199,7 @@ export function storeContract(
       });
     });
 
-    describe('bindDomain and touchDomain (DESIGN 2.5 rules 7 and 8)', () => {
+    describe('bindDomain and touchDomain (docs/protocol.md#verdict, rules 7 and 8)', () => {
       let keyId: string;
 
       beforeEach(async () => {
@@ -241,7 +242,7 @@ export function storeContract(
         expect(await domainsOf(other)).toEqual(['a.fr']);
       });
 
-      it('binds exactly `sites` domains when 20 calls race (DESIGN 2.5: binding is atomic)', async () => {
+      it('binds exactly `sites` domains when 20 calls race (docs/protocol.md#verdict: binding is atomic)', async () => {
         const three = await created(newKey({ sites: 3 }));
         const domains = Array.from({ length: 20 }, (_, i) => `site-${i}.fr`);
         const results = await Promise.all(domains.map((d, i) => store.bindDomain(three, d, 3, T0 + i)));
@@ -270,7 +271,7 @@ export function storeContract(
       });
     });
 
-    describe('replaceKey (DESIGN 3 regenerate, transfer)', () => {
+    describe('replaceKey (docs/protocol.md#key-lifecycle: regenerate, transfer)', () => {
       let oldId: string;
 
       beforeEach(async () => {
@@ -357,7 +358,7 @@ export function storeContract(
       });
     });
 
-    describe('revokeKey (DESIGN 3)', () => {
+    describe('revokeKey (docs/protocol.md#key-lifecycle)', () => {
       let keyId: string;
 
       beforeEach(async () => {
@@ -388,7 +389,7 @@ export function storeContract(
       });
     });
 
-    describe('installations (DESIGN 7)', () => {
+    describe('installations (docs/protocol.md#administration)', () => {
       it('lists every key of the product with its bound domains, and only those', async () => {
         await store.addProduct(product('theme'));
         await store.addProduct(product('plugin'));
@@ -425,7 +426,7 @@ export function storeContract(
       });
     });
 
-    describe('request log and purge (DESIGN 4)', () => {
+    describe('request log and purge (docs/protocol.md#privacy)', () => {
       it('erases the IPs logged before the cut, keeps later ones, counts right, keeps bound domains', async () => {
         await store.addProduct(product('theme'));
         const keyId = await created(newKey({ sites: 1 }));
