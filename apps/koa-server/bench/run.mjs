@@ -125,7 +125,7 @@ function nextBody() {
     const k = fresh[Math.floor(n / 3) % fresh.length];
     return { cle: k.cle, url: `https://new-${Math.floor(n / 3) % fresh.length}.fr/` };
   }
-  return { cle: 'ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-' + String(n % 100000).padStart(5, '0'), url: 'unknown.fr' };
+  return { cle: `ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-${String(n % 100000).padStart(5, '0')}`, url: 'unknown.fr' };
 }
 // Clients: a pool of 20,000 addresses from the RFC 2544 benchmarking range (198.18.0.0/15), taken
 // in turn, so each stays under the 30-per-minute limit up to 10,000 req/s and the limiter holds

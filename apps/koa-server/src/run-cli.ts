@@ -12,6 +12,7 @@ import { formatKeygen, keygen } from './keygen.js';
 import { describeError } from './licence-middleware.js';
 import { openAdminRuntime } from './open-runtime.js';
 import { listenForShutdown } from './shutdown-signals.js';
+import type { RunningServer } from './start-server.js';
 import { startServer } from './start-server.js';
 import { StartupError } from './startup-error.js';
 
@@ -65,7 +66,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 async function serve(config: ServerConfig, io: CliIo): Promise<number> {
   const logger = createLogger({ level: config.logLevel, ...(io.logDestination === undefined ? {} : { destination: io.logDestination }) });
   const signals = listenForShutdown(logger);
-  let running;
+  let running: RunningServer;
   try {
     running = await startServer({ config, logger, print: io.stderr });
   } catch (error) {

@@ -234,13 +234,13 @@ const cases: readonly Hostile[] = [
   },
   {
     name: 'Content-Length and chunked together (RFC 9112 6.3: a smuggling shape)',
-    send: raw(head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: ${PRODUCT_UA}`, `Content-Type: ${json}`, 'Content-Length: 4', 'Transfer-Encoding: chunked']) + `${valid.length.toString(16)}\r\n${valid}\r\n0\r\n\r\n`),
+    send: raw(`${head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: ${PRODUCT_UA}`, `Content-Type: ${json}`, 'Content-Length: 4', 'Transfer-Encoding: chunked'])}${valid.length.toString(16)}\r\n${valid}\r\n0\r\n\r\n`),
     status: 400,
     problem: 'invalid-request',
   },
   {
     name: 'a bad chunk size',
-    send: raw(head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: ${PRODUCT_UA}`, `Content-Type: ${json}`, 'Transfer-Encoding: chunked']) + `zz\r\n${valid}\r\n0\r\n\r\n`),
+    send: raw(`${head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: ${PRODUCT_UA}`, `Content-Type: ${json}`, 'Transfer-Encoding: chunked'])}zz\r\n${valid}\r\n0\r\n\r\n`),
     status: 400,
     problem: 'invalid-request',
   },

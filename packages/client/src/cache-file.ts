@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open, rename, unlink, writeFile } from 'node:fs/promises';
 import type { CacheRecord } from '@licence/core';
 
@@ -34,7 +35,7 @@ export async function cacheFileName(produit: string, cle: string, hote: string):
  * should be, no permission) are thrown for the caller to report; it then goes on without a cache.
  */
 export async function readCacheFile(path: string): Promise<unknown> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isErrno } from './cache-file.js';
@@ -79,7 +80,7 @@ function holding(path: string, token: string): RefreshLock {
 }
 
 async function tryCreate(path: string, content: string): Promise<boolean> {
-  let handle;
+  let handle: FileHandle;
   try {
     handle = await open(path, 'wx', 0o600);
   } catch (error) {

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectValidationError } from '../test/validation-error-support.js';
 import { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';
-import { ValidationError } from './validation-error.js';
 
 // Expected strings were worked out independently of this code (GNU `date -u -d @SECONDS`), not
 // copied from its output.

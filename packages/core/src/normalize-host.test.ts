@@ -156,6 +156,7 @@ describe('normalizeHost: hosts.json vectors', () => {
     for (const c of vectors.cases) {
       expect({ name: c.name, unicode: c.unicode === true }).toEqual({
         name: c.name,
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the test: any character outside ASCII
         unicode: /[^\u0000-\u007f]/.test(c.url),
       });
     }

@@ -21,6 +21,7 @@ export const MAX_HOST_LENGTH = 253;
  * itself: leading and trailing C0 controls and space (U+0000..U+0020), so PHP can do the very same
  * with `trim($s, "\x00..\x20")`. Not `String.prototype.trim`, which also eats U+00A0, U+FEFF...
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: C0 controls are what this trim removes (see above)
 const C0_OR_SPACE_AT_ENDS = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 
 /** docs/protocol.md#host-normalisation: a value that already names a scheme (RFC 3986 3.1 syntax) followed by `://`. */

@@ -30,6 +30,7 @@ export function slug(name: string, value: unknown): string {
 }
 
 // C0 and C1 controls, and the line and paragraph separators: nothing a name needs.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** A required display text (an author, a product name): 1 to `max` characters, no control character. */

@@ -7,7 +7,7 @@ import { HttpError, isHttpError } from './problem.js';
 import { CORS_HEADERS, handlePublic, PUBLIC_PATHS } from './public-endpoint.js';
 import { errorResponse, problemResponse } from './response.js';
 import { describeError, type ServiceContext } from './service-context.js';
-import type { Service, ServiceOptions, ServiceRequest, ServiceResponse } from './service-types.js';
+import type { Service, ServiceOptions, ServiceResponse } from './service-types.js';
 import { DEFAULT_BLOCKED_USER_AGENTS } from './user-agents.js';
 
 /** The health check path (docs/protocol.md#request: `GET /healthz`). */

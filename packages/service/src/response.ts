@@ -1,5 +1,5 @@
 import type { ServiceResponse } from './service-types.js';
-import { HttpError, problemBody, type ProblemKind } from './problem.js';
+import { type HttpError, problemBody, type ProblemKind } from './problem.js';
 
 /**
  * Building `ServiceResponse`s. Every response carries `Cache-Control: no-store`

@@ -57,7 +57,7 @@ export function createBatchQueue<I, O>(run: BatchRunner<I, O>, maxBatch: number)
           for (const waiting of batch) waiting.reject(error);
           return;
         }
-        batch.forEach((waiting, index) => waiting.resolve(results[index] as O));
+        for (const [index, waiting] of batch.entries()) waiting.resolve(results[index] as O);
       },
       (error: unknown) => {
         for (const waiting of batch) waiting.reject(error);

@@ -5,7 +5,6 @@
 import { writeFileSync } from 'node:fs';
 
 const T0 = 1795342440; // 2026-11-22T10:14:00Z: every scenario starts here
-const UA = { 'user-agent': 'VectorTest/1.0 (+https://exemple.fr)' };
 const ok = (donnees) => ({ status: 200, donnees: { ok: true, motif: '', quand: '', ...donnees } });
 const refused = (motif, donnees) => ({ status: 200, donnees: { ok: false, essai: false, motif, ...donnees } });
 const problem = (status, type, headers) => ({ status, problem: type, ...(headers ? { headers } : {}) });
@@ -318,7 +317,7 @@ const file = {
   covers: 'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API. Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
   consumers: ['apps/koa-server (Koa over loopback)', 'apps/lambda (the local runner)'],
   notes: [
-    'clockStart: ' + T0 + ' (2026-11-22T10:14:00Z). A step {"advance": N} moves the service clock N seconds.',
+    `clockStart: ${T0} (2026-11-22T10:14:00Z). A step {"advance": N} moves the service clock N seconds.`,
     'A request step: {request: {method, path, headers?, body? | raw? (+ rawRepeat {text, times} appended, then rawEnd), auth?}, expect, save?, repeat?}.',
     'Defaults for /api/ paths: headers content-type: application/json and user-agent: VectorTest/1.0 (+https://exemple.fr); a header given as null is removed. A `body` is sent as JSON text. For /admin/ paths: Authorization: Bearer <the runner\'s admin token> unless `auth` is given (a token, or null for none).',
     'Placeholders in paths and string values: {name} is a saved value (save: {name: "cle"} keeps the `cle` field of the response body); {name:lower} its lower-case form; {name:bare} without dashes.',

@@ -74,7 +74,7 @@ function run(command: string, args: readonly string[], options: { cwd: string; e
 
 /** pnpm as this test was started by it (`pnpm test`, turbo), else the `pnpm` on PATH. */
 function pnpmCommand(): [string, string[]] {
-  const execPath = process.env['npm_execpath'];
+  const execPath = process.env.npm_execpath;
   if (execPath !== undefined && basename(execPath).startsWith('pnpm') && /\.[cm]?js$/.test(execPath)) {
     return [process.execPath, [execPath]];
   }
@@ -274,13 +274,13 @@ describe('@licence/client alone, installed with npm', () => {
   const { mjs, cjs } = scripts({ client: '@licence/client' }, body);
 
   function expectWorkingClient(result: Record<string, unknown>, entry: string): void {
-    expect(result['resolved']).toEqual({ '@licence/client': expect.stringMatching(new RegExp(`/node_modules/@licence/client/dist/${entry.replace('.', '\\.')}$`)) });
-    expect(result['exports']).toEqual(['CLIENT_VERSION', 'DEFAULT_TIMEOUT_MS', 'Licence', 'MAX_TIMEOUT_MS', 'ValidationError', 'isValidationError']);
+    expect(result.resolved).toEqual({ '@licence/client': expect.stringMatching(new RegExp(`/node_modules/@licence/client/dist/${entry.replace('.', '\\.')}$`)) });
+    expect(result.exports).toEqual(['CLIENT_VERSION', 'DEFAULT_TIMEOUT_MS', 'Licence', 'MAX_TIMEOUT_MS', 'ValidationError', 'isValidationError']);
     // Bundled core at work: host normalisation with tldts (www. removed, port and path dropped).
-    expect(result['hote']).toBe('boutique.exemple.fr');
+    expect(result.hote).toBe('boutique.exemple.fr');
     // No service reachable and no cache: the verdict lapses and the product runs (spec "Client verdict states").
     expect(result).toMatchObject({ runs: true, state: 'lapsed', motif: 'reseau', crypto: 'node:crypto', faults: [] });
-    expect(result['errors']).toEqual([
+    expect(result.errors).toEqual([
       { validationError: true, name: 'ValidationError', field: 'cle', message: 'cle: expected 25 letters and digits, got 4' },
       { validationError: true, name: 'ValidationError', field: 'publicKeys[0]', message: expect.stringMatching(/^publicKeys\[0\]: /) },
       { validationError: true, name: 'ValidationError', field: 'cacheDir', message: 'cacheDir: is empty' },
@@ -388,7 +388,7 @@ describe('the server packages and core, installed together with npm', () => {
 
   it.each(['mjs', 'cjs'] as const)('@licence/core signs a verdict and verifies it (%s)', async (format) => {
     const result = await node(server, `core-check.${format}`, scripts({ core: '@licence/core' }, signAndVerify)[format]);
-    expect(result['resolved']).toEqual({ '@licence/core': expect.stringMatching(format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/) });
+    expect(result.resolved).toEqual({ '@licence/core': expect.stringMatching(format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/) });
     expect(result).toMatchObject({
       host: { hote: 'boutique.exemple.fr', registrable: 'exemple.fr', test: false },
       ok: true,
@@ -433,15 +433,15 @@ describe('the server packages and core, installed together with npm', () => {
   it.each(['mjs', 'cjs'] as const)('@licence/client accepts a verdict @licence/core signed (%s)', async (format) => {
     const result = await node(server, `round-trip.${format}`, scripts({ core: '@licence/core', client: '@licence/client' }, roundTrip)[format]);
     const verdict = { runs: true, state: 'refreshed', ok: true, domaine: 'exemple.fr' };
-    expect(result['results']).toEqual([
+    expect(result.results).toEqual([
       { crypto: 'node:crypto', ...verdict },
       { crypto: 'noble', ...verdict },
     ]);
     const request = { url: 'https://licences.example.com/api/licence', hote: 'boutique.exemple.fr', produit: 'mon-theme' };
-    expect(result['requests']).toEqual([request, request]);
+    expect(result.requests).toEqual([request, request]);
     // The client carries its own copy of core: its ValidationError is not @licence/core's
     // (README "Install": catch the client's errors with the client's own exports).
-    expect(result['sameValidationError']).toBe(false);
+    expect(result.sameValidationError).toBe(false);
   }, TEST_TIMEOUT_MS);
 
   const load = `
@@ -453,9 +453,9 @@ describe('the server packages and core, installed together with npm', () => {
   it.each(['mjs', 'cjs'] as const)('@licence/service, both stores and @licence/vectors load (%s)', async (format) => {
     const result = await node(server, `server-check.${format}`, scripts(serverModules, load)[format]);
     const entry = format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/;
-    expect(result['resolved']).toEqual(Object.fromEntries(Object.values(serverModules).map((specifier) => [specifier, expect.stringMatching(entry)])));
+    expect(result.resolved).toEqual(Object.fromEntries(Object.values(serverModules).map((specifier) => [specifier, expect.stringMatching(entry)])));
     expect(result).toMatchObject({ createService: 'function', createKeyAdmin: 'function', openSqliteStore: 'function', openPostgresStore: 'function' });
-    expect(result['keyCases']).toBeGreaterThan(0);
-    expect(result['httpCases']).toBeGreaterThan(0);
+    expect(result.keyCases).toBeGreaterThan(0);
+    expect(result.httpCases).toBeGreaterThan(0);
   }, TEST_TIMEOUT_MS);
 });
