@@ -12,7 +12,7 @@ import type { LicenceOptions } from './licence-options.js';
 
 /**
  * The Licence class on its own, against a small signing service on loopback (the TEST ONLY seed
- * of @licence/vectors): the scenarios of the issue run against the real server in test/.
+ * of @licence/vectors): the end-to-end scenarios run against the real server in test/.
  */
 
 const keys = loadSignatureVectors().keys;
@@ -24,8 +24,18 @@ const CLE = 'ABCDE-FGHJK-MNPQR-STVWX-YZ012';
 function signedAnswer(request: ReceivedRequest, fields: Partial<Donnees> = {}): FakeAnswer {
   const body = JSON.parse(request.body) as { url: string; produit: string; nonce: string };
   const donnees: Donnees = {
-    ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '', emis: NOW, revalider: NOW + 86_400,
-    sursis: 2_592_000, hote: body.url, produit: body.produit, nonce: body.nonce, ...fields,
+    ok: true,
+    motif: '',
+    domaine: 'exemple.fr',
+    essai: false,
+    quand: '',
+    emis: NOW,
+    revalider: NOW + 86_400,
+    sursis: 2_592_000,
+    hote: body.url,
+    produit: body.produit,
+    nonce: body.nonce,
+    ...fields,
   };
   return { status: 200, body: JSON.stringify(signDonnees(donnees, signer)) };
 }
@@ -73,7 +83,11 @@ describe('Licence', () => {
     await new Licence(options()).valide();
     const bodies = service.requests.slice(before).map((request) => JSON.parse(request.body) as Record<string, string>);
     expect(bodies).toHaveLength(2);
-    expect(bodies[0]).toMatchObject({ cle: 'ABCDEFGHJKMNPQRSTVWXYZ012', url: 'boutique.exemple.fr', produit: 'mon-theme' });
+    expect(bodies[0]).toMatchObject({
+      cle: 'ABCDEFGHJKMNPQRSTVWXYZ012',
+      url: 'boutique.exemple.fr',
+      produit: 'mon-theme',
+    });
     expect(Object.keys(bodies[0] ?? {}).sort()).toEqual(['cle', 'nonce', 'produit', 'url']);
     expect(bodies[0]?.nonce).not.toBe(bodies[1]?.nonce);
   });
@@ -115,7 +129,10 @@ describe('Licence', () => {
       (caught: unknown) => caught,
     );
     expect(isValidationError(error)).toBe(true);
-    expect(error).toMatchObject({ field: 'clock', message: 'clock: now() must return milliseconds since the epoch, got NaN' });
+    expect(error).toMatchObject({
+      field: 'clock',
+      message: 'clock: now() must return milliseconds since the epoch, got NaN',
+    });
   });
 
   it('goes on when onError itself throws', async () => {
