@@ -53,16 +53,28 @@ const hash = (key) => createHash('sha256').update(normalizeKey(key)).digest('hex
 // the database's turns on its core; beside the load generator it does not starve it (its share of
 // core 1 is about a third at 4,000 req/s).
 const pgBinDir = await findPostgresBinDir();
-if (pgBinDir === null) console.warn('PostgreSQL binaries not found: the koa-postgres row is SKIPPED (install postgresql or set PG_BIN_DIR)');
-const wanted = new Set(['bare', ...(process.env.BENCH_KINDS ?? 'bare,koa,koa-postgres').split(',').map((kind) => kind.trim())]);
+if (pgBinDir === null)
+  console.warn('PostgreSQL binaries not found: the koa-postgres row is SKIPPED (install postgresql or set PG_BIN_DIR)');
+const wanted = new Set([
+  'bare',
+  ...(process.env.BENCH_KINDS ?? 'bare,koa,koa-postgres').split(',').map((kind) => kind.trim()),
+]);
 const pgStats = process.env.BENCH_PG_STATS === '1';
-const cluster = pgBinDir === null || !wanted.has('koa-postgres')
-  ? null
-  : await startPostgres({ binDir: pgBinDir, ...(pgStats ? { settings: { shared_preload_libraries: 'pg_stat_statements' } } : {}) });
+const cluster =
+  pgBinDir === null || !wanted.has('koa-postgres')
+    ? null
+    : await startPostgres({
+        binDir: pgBinDir,
+        ...(pgStats ? { settings: { shared_preload_libraries: 'pg_stat_statements' } } : {}),
+      });
 if (cluster !== null && hasTaskset) {
   const postmaster = readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
-  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' }).stdout.split('\n').map((line) => line.trim()).filter(Boolean);
-  for (const pid of [postmaster, ...children]) spawnSync('taskset', ['-a', '-p', '-c', PG_CORES, pid], { stdio: 'ignore' });
+  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  for (const pid of [postmaster, ...children])
+    spawnSync('taskset', ['-a', '-p', '-c', PG_CORES, pid], { stdio: 'ignore' });
 }
 
 // Half the keys are bound to a domain (the "bound" requests ask that domain again); the other
@@ -83,7 +95,15 @@ for (let i = 0; i < KEYS; i++) {
   const cle = generateKey((n) => randomBytes(n));
   const domain = i % 2 === 0 ? `site-${i}.fr` : null;
   (domain === null ? fresh : bound).push({ cle, domain });
-  const key = { hash: hash(cle), hint: normalizeKey(cle).slice(-4), produit: 'theme', kind: 'buyer', sites: 1, expiresAt: null, createdAt: 1795342440 };
+  const key = {
+    hash: hash(cle),
+    hint: normalizeKey(cle).slice(-4),
+    produit: 'theme',
+    kind: 'buyer',
+    sites: 1,
+    expiresAt: null,
+    createdAt: 1795342440,
+  };
   const domains = domain === null ? [] : [domain];
   inserts.push(store.insertKey(key, domains));
   if (pgBackend !== null) inserts.push(pgBackend.store.insertKey(key, domains));
@@ -99,9 +119,20 @@ console.log(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
 
 async function startServer(kind) {
   // BENCH_PROFILE=1 writes a V8 CPU profile of the Koa server to bench/profiles/ (git-ignored).
-  const profile = process.env.BENCH_PROFILE === '1' && kind !== 'bare' ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'profiles')}`] : [];
-  const args = [...profile, join(here, 'server-child.mjs'), kind, kind === 'koa-postgres' ? serverDatabaseUrl() : dataFile, seed];
-  const child = hasTaskset ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile =
+    process.env.BENCH_PROFILE === '1' && kind !== 'bare'
+      ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'profiles')}`]
+      : [];
+  const args = [
+    ...profile,
+    join(here, 'server-child.mjs'),
+    kind,
+    kind === 'koa-postgres' ? serverDatabaseUrl() : dataFile,
+    seed,
+  ];
+  const child = hasTaskset
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       const match = /listening (\d+)/.exec(String(chunk));
@@ -110,7 +141,15 @@ async function startServer(kind) {
     child.on('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
   });
   // taskset execs node in place, so child.pid is the server's own pid either way.
-  return { port, pid: child.pid, stop: () => new Promise((resolve) => { child.on('exit', resolve); child.kill('SIGTERM'); }) };
+  return {
+    port,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.on('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 let counter = 0;
@@ -143,30 +182,52 @@ async function load(port, duration) {
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
     duration,
-    requests: [{
-      method: 'POST',
-      path: '/api/licence',
-      setupRequest: (request) => {
-        const body = JSON.stringify(nextBody());
-        return { ...request, body, headers: { 'content-type': 'application/json', 'user-agent': 'LicenceBench/1.0', 'x-forwarded-for': forwarded(counter) } };
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/licence',
+        setupRequest: (request) => {
+          const body = JSON.stringify(nextBody());
+          return {
+            ...request,
+            body,
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': 'LicenceBench/1.0',
+              'x-forwarded-for': forwarded(counter),
+            },
+          };
+        },
       },
-    }],
+    ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, total: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    total: result.requests.total,
+  };
 }
 
 // All servers stay up; short rounds alternate between them, so a machine whose speed drifts
 // (a shared VM) slows all alike. Each round's ratio is koa/bare (and koa-postgres/bare) of that
 // round; the report gives the medians over the rounds.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const kinds = ['bare', 'koa', 'koa-postgres'].filter((kind) => wanted.has(kind) && (kind !== 'koa-postgres' || cluster !== null));
+const kinds = ['bare', 'koa', 'koa-postgres'].filter(
+  (kind) => wanted.has(kind) && (kind !== 'koa-postgres' || cluster !== null),
+);
 const servers = {};
 for (const kind of kinds) servers[kind] = await startServer(kind);
 for (const kind of kinds) await load(servers[kind].port, 2); // warm-up, not reported
 const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const kind of kinds) {
-    const before = { server: cpuMs([servers[kind].pid]), database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0 };
+    const before = {
+      server: cpuMs([servers[kind].pid]),
+      database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0,
+    };
     const result = await load(servers[kind].port, DURATION);
     const after = { server: cpuMs([servers[kind].pid]), database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0 };
     // CPU time per answered request (user + system, from /proc): what each request costs the
@@ -195,20 +256,34 @@ const ratiosOf = (kind) => runs[kind].map((r, i) => r.rps / runs.bare[i].rps);
 const ratios = rows.koa === undefined ? [] : ratiosOf('koa');
 rmSync(dir, { recursive: true, force: true });
 
-const line = (name, r) => `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.total.toLocaleString('en')} | ${r.non2xx} | ${r.errors} | ${Math.round(r.serverUs)} | ${r.databaseUs > 0 ? Math.round(r.databaseUs) : '-'} |`;
-console.log(`\n${KEYS.toLocaleString('en')} keys, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s each (medians), ${hasTaskset ? 'server on core 0, load on core 1' : 'NOT pinned (no taskset)'}`);
-console.log('| server | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU µs/req | database CPU µs/req |');
+const line = (name, r) =>
+  `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.total.toLocaleString('en')} | ${r.non2xx} | ${r.errors} | ${Math.round(r.serverUs)} | ${r.databaseUs > 0 ? Math.round(r.databaseUs) : '-'} |`;
+console.log(
+  `\n${KEYS.toLocaleString('en')} keys, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s each (medians), ${hasTaskset ? 'server on core 0, load on core 1' : 'NOT pinned (no taskset)'}`,
+);
+console.log(
+  '| server | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU µs/req | database CPU µs/req |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 console.log(line('bare node:http + node:crypto sign', rows.bare));
 if (rows.koa !== undefined) console.log(line('Koa + @licence/service + SQLite', rows.koa));
-if (rows['koa-postgres'] !== undefined) console.log(line('Koa + @licence/service + PostgreSQL (shared rate limit)', rows['koa-postgres']));
-if (rows.koa !== undefined) console.log(`\nratio koa/bare per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (target 0.6 or better)`);
-if (rows.koa !== undefined) console.log(`koa p99 ${rows.koa.p99} ms (target under 10 ms); with ${CONNECTIONS} connections the mean latency is connections / req/s (Little's law): ${(1000 * CONNECTIONS / rows.koa.rps).toFixed(1)} ms at this rate`);
+if (rows['koa-postgres'] !== undefined)
+  console.log(line('Koa + @licence/service + PostgreSQL (shared rate limit)', rows['koa-postgres']));
+if (rows.koa !== undefined)
+  console.log(
+    `\nratio koa/bare per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (target 0.6 or better)`,
+  );
+if (rows.koa !== undefined)
+  console.log(
+    `koa p99 ${rows.koa.p99} ms (target under 10 ms); with ${CONNECTIONS} connections the mean latency is connections / req/s (Little's law): ${((1000 * CONNECTIONS) / rows.koa.rps).toFixed(1)} ms at this rate`,
+  );
 if (rows['koa-postgres'] === undefined) {
   if (wanted.has('koa-postgres')) console.log('koa-postgres: SKIPPED (no PostgreSQL binaries)');
 } else {
   const pgRatios = ratiosOf('koa-postgres');
-  console.log(`ratio koa-postgres/bare per round: ${pgRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(pgRatios).toFixed(2)} (target 0.35 or better); PostgreSQL ${hasTaskset ? `on core(s) ${PG_CORES}` : 'not pinned'}, fsync off (a throwaway cluster)`);
+  console.log(
+    `ratio koa-postgres/bare per round: ${pgRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(pgRatios).toFixed(2)} (target 0.35 or better); PostgreSQL ${hasTaskset ? `on core(s) ${PG_CORES}` : 'not pinned'}, fsync off (a throwaway cluster)`,
+  );
 }
 
 /** BENCH_PG_STATS=1: the statements that took the database's time, through the cluster's psql. */
@@ -238,7 +313,10 @@ function cpuMs(pids) {
 /** The cluster's postmaster and its children (backends, writers): the database's processes. */
 function postgresPids() {
   const postmaster = readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
-  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' }).stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   return [postmaster, ...children];
 }
 

@@ -11,8 +11,22 @@ const seed = Buffer.from(seedBase64, 'base64');
 
 let handler;
 if (kind === 'bare') {
-  const key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]), format: 'der', type: 'pkcs8' });
-  const donnees = { domaine: 'exemple.fr', emis: 1795342440, essai: false, hote: 'exemple.fr', motif: '', ok: true, quand: '', revalider: 1795428840, sursis: 2592000 };
+  const key = createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+    format: 'der',
+    type: 'pkcs8',
+  });
+  const donnees = {
+    domaine: 'exemple.fr',
+    emis: 1795342440,
+    essai: false,
+    hote: 'exemple.fr',
+    motif: '',
+    ok: true,
+    quand: '',
+    revalider: 1795428840,
+    sursis: 2592000,
+  };
   const canonical = Buffer.from(JSON.stringify(donnees));
   handler = (req, res) => {
     const chunks = [];

@@ -36,9 +36,13 @@ describe('runAdminAction', () => {
     expect(await run(keyAdmin, ['key', 'show', cle])).toMatchObject({ status: 'active', domains: [] });
     const transferred = await run(keyAdmin, ['key', 'transfer', cle, '--to', 'exemple.fr']);
     const moved = String(transferred.cle);
-    expect(await run(keyAdmin, ['key', 'show', moved])).toMatchObject({ domains: [expect.objectContaining({ domain: 'exemple.fr' })] });
+    expect(await run(keyAdmin, ['key', 'show', moved])).toMatchObject({
+      domains: [expect.objectContaining({ domain: 'exemple.fr' })],
+    });
     const regenerated = String((await run(keyAdmin, ['key', 'regenerate', moved])).cle);
-    expect(await run(keyAdmin, ['key', 'revoke', regenerated, '--reason', 'fraud'])).toMatchObject({ status: 'revocation' });
+    expect(await run(keyAdmin, ['key', 'revoke', regenerated, '--reason', 'fraud'])).toMatchObject({
+      status: 'revocation',
+    });
     expect(await run(keyAdmin, ['key', 'show', regenerated])).toMatchObject({ status: 'revocation', reason: 'fraud' });
     expect(await run(keyAdmin, ['installations', 'theme'])).toMatchObject({ produit: 'theme', count: 0 });
     expect(await run(keyAdmin, ['purge'])).toEqual({ erased: 0 });
@@ -46,7 +50,9 @@ describe('runAdminAction', () => {
 
   it('lets the service refuse: an HttpError with its status', async () => {
     const keyAdmin = admin();
-    const error: unknown = await run(keyAdmin, ['key', 'issue', '--produit', 'nothing', '--kind', 'buyer']).catch((e: unknown) => e);
+    const error: unknown = await run(keyAdmin, ['key', 'issue', '--produit', 'nothing', '--kind', 'buyer']).catch(
+      (e: unknown) => e,
+    );
     expect(isHttpError(error) && error.status).toBe(404);
   });
 });

@@ -8,7 +8,9 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
   it.each([[[]], [['--help']], [['-h']], [['help']]])('%j prints the usage', (argv) => {
     const command = parseCliArgs(argv);
     expect(command.kind).toBe('help');
-    expect(command.kind === 'help' && command.text).toContain('licence key issue --produit <id> --kind buyer|trial|dev');
+    expect(command.kind === 'help' && command.text).toContain(
+      'licence key issue --produit <id> --kind buyer|trial|dev',
+    );
   });
 
   it('serve', () => {
@@ -35,7 +37,18 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
 
   it('key issue with every option', () => {
     expect(
-      parseCliArgs(['key', 'issue', '--produit', 'theme', '--kind', 'trial', '--sites', '3', '--expire', '2027-01-01T00:00:00Z']),
+      parseCliArgs([
+        'key',
+        'issue',
+        '--produit',
+        'theme',
+        '--kind',
+        'trial',
+        '--sites',
+        '3',
+        '--expire',
+        '2027-01-01T00:00:00Z',
+      ]),
     ).toEqual({
       kind: 'admin',
       json: false,
@@ -46,8 +59,14 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
   it.each([
     [['key', 'issue', '--kind', 'buyer'], 'key issue: --produit is required'],
     [['key', 'issue', '--produit', 'p'], 'key issue: --kind must be one of buyer, trial, dev'],
-    [['key', 'issue', '--produit', 'p', '--kind', 'gold'], 'key issue: --kind must be one of buyer, trial, dev, got "gold"'],
-    [['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--sites', 'two'], 'key issue: --sites must be a whole number, got "two"'],
+    [
+      ['key', 'issue', '--produit', 'p', '--kind', 'gold'],
+      'key issue: --kind must be one of buyer, trial, dev, got "gold"',
+    ],
+    [
+      ['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--sites', 'two'],
+      'key issue: --sites must be a whole number, got "two"',
+    ],
     [['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--bogus'], "key issue: Unknown option '--bogus'"],
     [['frobnicate'], 'unknown command "frobnicate"'],
     [['key', 'frobnicate'], 'unknown command "key frobnicate"'],
@@ -60,7 +79,11 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
   });
 
   it('normalises the key of key commands (docs/protocol.md#key-normalisation)', () => {
-    expect(parseCliArgs(['key', 'show', KEY])).toEqual({ kind: 'admin', json: false, action: { name: 'key show', cle: NORMALISED } });
+    expect(parseCliArgs(['key', 'show', KEY])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'key show', cle: NORMALISED },
+    });
     expect(parseCliArgs(['key', 'regenerate', KEY.toLowerCase(), '--json'])).toEqual({
       kind: 'admin',
       json: true,
@@ -93,7 +116,9 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
 
   it('per-command help', () => {
     const command = parseCliArgs(['key', 'transfer', '--help']);
-    expect(command.kind === 'help' && command.text).toContain('licence key transfer <cle> [--from <host>] [--to <host>]');
+    expect(command.kind === 'help' && command.text).toContain(
+      'licence key transfer <cle> [--from <host>] [--to <host>]',
+    );
     const group = parseCliArgs(['key']);
     expect(group.kind === 'help' && group.text).toContain('licence key revoke');
   });

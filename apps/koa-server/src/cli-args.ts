@@ -104,7 +104,11 @@ const COMMANDS: Readonly<Record<string, CommandSpec>> = {
     positionals: ['cle'],
     options: { ...JSON_OPTION, reason: { type: 'string' } },
   },
-  installations: { usage: `${COMMAND} installations <produit> [--json]`, positionals: ['produit'], options: JSON_OPTION },
+  installations: {
+    usage: `${COMMAND} installations <produit> [--json]`,
+    positionals: ['produit'],
+    options: JSON_OPTION,
+  },
   purge: { usage: `${COMMAND} purge [--json]`, positionals: [], options: JSON_OPTION },
 };
 
@@ -144,7 +148,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
   }
   if (values.help === true) return { kind: 'help', text: `Usage: ${spec.usage}\n` };
   if (positionals.length !== spec.positionals.length) {
-    return usage(`${name}: expected ${describePositionals(spec.positionals)}, got ${positionals.length} (usage: ${spec.usage})`);
+    return usage(
+      `${name}: expected ${describePositionals(spec.positionals)}, got ${positionals.length} (usage: ${spec.usage})`,
+    );
   }
   const json = values.json === true;
   const str = (key: string): string | undefined => {
@@ -178,12 +184,15 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       if (produit === undefined) return usage(`key issue: --produit is required (usage: ${spec.usage})`);
       const keyKind = KEY_KINDS.find((candidate) => candidate === kind);
       if (keyKind === undefined) {
-        return usage(`key issue: --kind must be one of ${KEY_KINDS.join(', ')}${kind === undefined ? '' : `, got "${kind}"`}`);
+        return usage(
+          `key issue: --kind must be one of ${KEY_KINDS.join(', ')}${kind === undefined ? '' : `, got "${kind}"`}`,
+        );
       }
       const sitesText = str('sites');
       let sites: number | undefined;
       if (sitesText !== undefined) {
-        if (!/^[0-9]{1,6}$/.test(sitesText)) return usage(`key issue: --sites must be a whole number, got "${sitesText}"`);
+        if (!/^[0-9]{1,6}$/.test(sitesText))
+          return usage(`key issue: --sites must be a whole number, got "${sitesText}"`);
         sites = Number(sitesText);
       }
       const expire = str('expire');

@@ -34,7 +34,9 @@ describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
   });
 
   it('treats an empty or blank variable as unset', () => {
-    const config = ok(loadConfig({ HOST: '', PORT: ' ', LICENCE_ADMIN_TOKEN: '', TRUST_PROXY: '', LOG_LEVEL: '' }, CWD));
+    const config = ok(
+      loadConfig({ HOST: '', PORT: ' ', LICENCE_ADMIN_TOKEN: '', TRUST_PROXY: '', LOG_LEVEL: '' }, CWD),
+    );
     expect(config.host).toBe('127.0.0.1');
     expect(config.port).toBe(8080);
     expect(config.adminToken).toBeUndefined();
@@ -53,7 +55,12 @@ describe('HOST', () => {
 });
 
 describe('PORT', () => {
-  it.each([['0', 0], ['80', 80], ['65535', 65535], ['08080', 8080]])('accepts %s', (raw, port) => {
+  it.each([
+    ['0', 0],
+    ['80', 80],
+    ['65535', 65535],
+    ['08080', 8080],
+  ])('accepts %s', (raw, port) => {
     expect(ok(loadConfig({ PORT: raw }, CWD)).port).toBe(port);
   });
   it.each(['65536', '-1', '80.5', 'http', '1e3', '123456'])('refuses %s', (raw) => {
@@ -132,7 +139,9 @@ describe('LICENCE_ADMIN_TOKEN', () => {
 describe('TRUST_PROXY', () => {
   it('reads a hop count and a CIDR list', () => {
     expect(ok(loadConfig({ TRUST_PROXY: '2' }, CWD)).trustProxy).toEqual({ hops: 2 });
-    expect(ok(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }, CWD)).trustProxy).toEqual({ cidrs: ['10.0.0.0/8', '::1'] });
+    expect(ok(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }, CWD)).trustProxy).toEqual({
+      cidrs: ['10.0.0.0/8', '::1'],
+    });
   });
   it('refuses true with a line that says why', () => {
     expect(errors(loadConfig({ TRUST_PROXY: 'true' }, CWD))[0]).toMatch(/^TRUST_PROXY: "true" would believe/);
@@ -157,7 +166,13 @@ describe('several bad values', () => {
     const lines = errors(
       loadConfig({ PORT: 'x', LOG_LEVEL: 'loud', TRUST_PROXY: 'nope', LICENCE_ADMIN_TOKEN: 'short', HOST: 'a b' }, CWD),
     );
-    expect(lines.map((line) => line.split(':')[0])).toEqual(['HOST', 'PORT', 'LICENCE_ADMIN_TOKEN', 'TRUST_PROXY', 'LOG_LEVEL']);
+    expect(lines.map((line) => line.split(':')[0])).toEqual([
+      'HOST',
+      'PORT',
+      'LICENCE_ADMIN_TOKEN',
+      'TRUST_PROXY',
+      'LOG_LEVEL',
+    ]);
     for (const line of lines) expect(line).not.toContain('\n');
   });
 });

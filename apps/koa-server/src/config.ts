@@ -8,7 +8,6 @@ import type { LogLevel, TrustProxy } from '@licence/service';
  * working directory and never touches the disk, so every rule is testable without a process.
  */
 
-
 /** Where the signing seed comes from (docs/protocol.md#signature). */
 export type SigningKeySource =
   /** `LICENCE_SIGNING_KEY`: the 32-byte seed itself, already decoded. */
@@ -143,4 +142,3 @@ export function loadConfig(env: Environment, cwd: string): ConfigResult {
     },
   };
 }
-

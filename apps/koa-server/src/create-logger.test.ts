@@ -18,8 +18,13 @@ describe('createLogger (docs/protocol.md#privacy: no key, signing key or token i
     );
     expect(lines).toHaveLength(1);
     const line = lines[0] ?? '';
-    for (const secret of ['ABCDE', 'tok-123', 'tok-456', 'KLMNP', 'c2VlZA', 'adm-789', 'c2VlZDI']) expect(line).not.toContain(secret);
-    expect(JSON.parse(line)).toMatchObject({ cle: '[redacted]', hint: 'HJK2', req: { headers: { authorization: '[redacted]' } } });
+    for (const secret of ['ABCDE', 'tok-123', 'tok-456', 'KLMNP', 'c2VlZA', 'adm-789', 'c2VlZDI'])
+      expect(line).not.toContain(secret);
+    expect(JSON.parse(line)).toMatchObject({
+      cle: '[redacted]',
+      hint: 'HJK2',
+      req: { headers: { authorization: '[redacted]' } },
+    });
   });
 
   it('writes JSON lines without pid or hostname, at the configured level', () => {

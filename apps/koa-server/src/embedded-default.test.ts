@@ -74,6 +74,8 @@ describe('prepareData (the embedded default, docs/protocol.md#signature)', () =>
   it('stops with one line when LICENCE_DATA_DIR is a file', () => {
     writeFileSync(join(root, 'file'), '');
     expect(() => ensureDataDir(join(root, 'file'))).toThrow(StartupError);
-    expect(() => ensureDataDir(join(root, 'file'))).toThrow(`LICENCE_DATA_DIR: ${join(root, 'file')} exists and is not a directory`);
+    expect(() => ensureDataDir(join(root, 'file'))).toThrow(
+      `LICENCE_DATA_DIR: ${join(root, 'file')} exists and is not a directory`,
+    );
   });
 });

@@ -7,7 +7,8 @@ export function formatHuman(value: unknown, indent = ''): string {
   let text = '';
   for (const [name, field] of Object.entries(value)) {
     if (Array.isArray(field)) {
-      text += field.length === 0 ? `${indent}${name}: (none)\n` : `${indent}${name}:\n${formatList(field, `${indent}  `)}`;
+      text +=
+        field.length === 0 ? `${indent}${name}: (none)\n` : `${indent}${name}:\n${formatList(field, `${indent}  `)}`;
     } else if (isPlainObject(field)) {
       text += `${indent}${name}:\n${formatHuman(field, `${indent}  `)}`;
     } else {

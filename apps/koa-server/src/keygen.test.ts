@@ -32,6 +32,8 @@ describe('keygen', () => {
 
   it('refuses to overwrite', () => {
     keygen({ out: 'k', printSeed: false, cwd: dir });
-    expect(() => keygen({ out: 'k', printSeed: false, cwd: dir })).toThrow(/already exists; refusing to overwrite a signing key/);
+    expect(() => keygen({ out: 'k', printSeed: false, cwd: dir })).toThrow(
+      /already exists; refusing to overwrite a signing key/,
+    );
   });
 });

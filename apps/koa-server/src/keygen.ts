@@ -35,7 +35,8 @@ export function keygen(
   } catch (error) {
     throw new StartupError(`keygen: cannot write ${file} (${errorCode(error) ?? 'error'})`);
   }
-  if (made.result === 'exists') throw new StartupError(`keygen: ${file} already exists; refusing to overwrite a signing key`);
+  if (made.result === 'exists')
+    throw new StartupError(`keygen: ${file} already exists; refusing to overwrite a signing key`);
   return {
     publicKey: encodeBase64(publicKeyOf(made.seed)),
     file,
@@ -47,7 +48,9 @@ export function keygen(
 export function formatKeygen(result: KeygenResult): string {
   const lines = [`public key (base64): ${result.publicKey}`];
   if (result.file !== undefined) {
-    lines.push(`signing key written to ${result.file} (mode 0600); serve with LICENCE_SIGNING_KEY_FILE=${shellQuote(result.file)}`);
+    lines.push(
+      `signing key written to ${result.file} (mode 0600); serve with LICENCE_SIGNING_KEY_FILE=${shellQuote(result.file)}`,
+    );
   }
   if (result.seed !== undefined) lines.push(`LICENCE_SIGNING_KEY=${result.seed}`);
   return `${lines.join('\n')}\n`;

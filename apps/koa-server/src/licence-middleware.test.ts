@@ -68,7 +68,11 @@ describe('toServiceRequest through a real Koa server', () => {
     const { service, seen, logger } = recordedService();
     const url = await listen(createApp({ service, logger }));
     const post = (body: string) =>
-      fetch(`${url}/api/licence`, { method: 'POST', headers: { 'User-Agent': 'T/1', 'Content-Type': 'application/json' }, body });
+      fetch(`${url}/api/licence`, {
+        method: 'POST',
+        headers: { 'User-Agent': 'T/1', 'Content-Type': 'application/json' },
+        body,
+      });
 
     const base = JSON.stringify({ cle: 'x', url: 'exemple.fr', pad: '' }).length;
     const exact = await post(JSON.stringify({ cle: 'x', url: 'exemple.fr', pad: 'p'.repeat(8192 - base) }));
@@ -163,7 +167,9 @@ describe('request log lines', () => {
       headers: { 'User-Agent': 'SecretAgent/1', 'Content-Type': 'application/json' },
       body: JSON.stringify({ cle: key, url: 'exemple.fr' }),
     });
-    const requests = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'request');
+    const requests = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.msg === 'request');
     expect(requests.map(({ method, route, status }) => ({ method, route, status }))).toEqual([
       { method: 'GET', route: '/admin/keys/:cle', status: 404 },
       { method: 'POST', route: '/api/licence', status: 200 },

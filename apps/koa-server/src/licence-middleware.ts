@@ -27,7 +27,8 @@ export interface LicenceMiddlewareOptions {
 export function licenceMiddleware(service: Service, options: LicenceMiddlewareOptions): Middleware {
   const { logger } = options;
   const claimAll = options.claimAllPaths ?? false;
-  const onDrainError = (error: Error): void => logger.debug({ err: error.message }, 'discarding an oversized body failed');
+  const onDrainError = (error: Error): void =>
+    logger.debug({ err: error.message }, 'discarding an oversized body failed');
   return async (ctx, next) => {
     if (!claimAll && !isServicePath(ctx.path)) {
       await next();

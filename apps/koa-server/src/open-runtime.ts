@@ -89,7 +89,9 @@ async function openBackend(config: ServerConfig, logger: Logger): Promise<Backen
     } catch (error) {
       // The store's messages name the database as postgres://host:port/db, never the user or
       // password of the URL (store-postgres README, "Secrets").
-      throw new StartupError(`DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new StartupError(`DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
   }
   const store = openStore(config.database.file, logger);
@@ -130,7 +132,9 @@ function build(
     });
   } catch (error) {
     // createService checks its options (a bad TRUST_PROXY entry): the start stops, the store closes.
-    backend.close().catch((closeError: unknown) => logger.warn({ err: String(closeError) }, 'closing the store failed'));
+    backend
+      .close()
+      .catch((closeError: unknown) => logger.warn({ err: String(closeError) }, 'closing the store failed'));
     throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
   }
   return {

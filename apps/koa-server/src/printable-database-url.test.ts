@@ -3,7 +3,9 @@ import { printableDatabaseUrl } from './printable-database-url.js';
 
 describe('printableDatabaseUrl', () => {
   it('keeps a URL without a password whole', () => {
-    expect(printableDatabaseUrl('postgres://postgres@127.0.0.1:5432/licence')).toBe('postgres://postgres@127.0.0.1:5432/licence');
+    expect(printableDatabaseUrl('postgres://postgres@127.0.0.1:5432/licence')).toBe(
+      'postgres://postgres@127.0.0.1:5432/licence',
+    );
     expect(printableDatabaseUrl('postgresql:///licence')).toBe('postgresql:///licence');
   });
 

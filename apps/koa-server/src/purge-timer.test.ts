@@ -25,7 +25,11 @@ describe('startPurgeTimer (docs/protocol.md#privacy: the server purges by itself
     await timer.first;
     timer.stop();
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ level: 50, msg: 'purge failed', err: { message: 'database is locked' } });
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      level: 50,
+      msg: 'purge failed',
+      err: { message: 'database is locked' },
+    });
   });
 
   it('purges daily by default: once at start, not at 24 h - 1 ms, again at 24 h and 48 h', async () => {

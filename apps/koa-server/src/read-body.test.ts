@@ -1,6 +1,13 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_BODY_LIMIT, API_BODY_LIMIT, BodyAbortedError, bodyLimitFor, contentLength, readBody } from './read-body.js';
+import {
+  ADMIN_BODY_LIMIT,
+  API_BODY_LIMIT,
+  BodyAbortedError,
+  bodyLimitFor,
+  contentLength,
+  readBody,
+} from './read-body.js';
 
 function source(chunks: readonly (string | Buffer)[], headers: Record<string, string> = {}) {
   return { headers, stream: Readable.from(chunks, { objectMode: false }) };
@@ -59,7 +66,9 @@ describe('readBody', () => {
   it('refuses a stream an earlier middleware already read, instead of waiting forever', async () => {
     const stream = Readable.from(['{}'], { objectMode: false });
     for await (const chunk of stream) expect(String(chunk)).toBe('{}');
-    await expect(readBody({ headers: {}, stream }, 100)).rejects.toThrow(/mount licenceMiddleware before any body parser/);
+    await expect(readBody({ headers: {}, stream }, 100)).rejects.toThrow(
+      /mount licenceMiddleware before any body parser/,
+    );
   });
 
   it('rejects with BodyAbortedError when the stream fails mid-body', async () => {

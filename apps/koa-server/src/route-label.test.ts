@@ -28,7 +28,9 @@ describe('routeLabel (docs/protocol.md#privacy: no path and no key in a log line
 
 describe('isServicePath', () => {
   it('claims the service paths only', () => {
-    for (const path of ['/api/licence', '/api/license', '/healthz', '/admin', '/admin/keys']) expect(isServicePath(path)).toBe(true);
-    for (const path of ['/', '/api', '/api/other', '/administrator', '/healthz/x']) expect(isServicePath(path)).toBe(false);
+    for (const path of ['/api/licence', '/api/license', '/healthz', '/admin', '/admin/keys'])
+      expect(isServicePath(path)).toBe(true);
+    for (const path of ['/', '/api', '/api/other', '/administrator', '/healthz/x'])
+      expect(isServicePath(path)).toBe(false);
   });
 });

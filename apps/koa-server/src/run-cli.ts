@@ -45,7 +45,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return EXIT_USAGE;
     case 'keygen':
       return guarded(io, () => {
-        const result = keygen({ printSeed: command.printSeed, cwd: io.cwd, ...(command.out === undefined ? {} : { out: command.out }) });
+        const result = keygen({
+          printSeed: command.printSeed,
+          cwd: io.cwd,
+          ...(command.out === undefined ? {} : { out: command.out }),
+        });
         io.stdout(command.json ? `${JSON.stringify(result)}\n` : formatKeygen(result));
         return Promise.resolve(EXIT_OK);
       });
@@ -64,7 +68,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 async function serve(config: ServerConfig, io: CliIo): Promise<number> {
-  const logger = createLogger({ level: config.logLevel, ...(io.logDestination === undefined ? {} : { destination: io.logDestination }) });
+  const logger = createLogger({
+    level: config.logLevel,
+    ...(io.logDestination === undefined ? {} : { destination: io.logDestination }),
+  });
   const signals = listenForShutdown(logger);
   let running: RunningServer;
   try {
@@ -108,7 +115,9 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
   }
   io.stdout(json ? `${JSON.stringify(result)}\n` : formatHuman(result));
   if (!json && (action.name === 'key issue' || action.name === 'key regenerate' || action.name === 'key transfer')) {
-    io.stderr('licence: the key is shown only this once; the service keeps only its hash (docs/protocol.md#key-lifecycle)\n');
+    io.stderr(
+      'licence: the key is shown only this once; the service keeps only its hash (docs/protocol.md#key-lifecycle)\n',
+    );
   }
   return EXIT_OK;
 }
@@ -129,5 +138,7 @@ async function guarded(io: CliIo, run: () => Promise<number>): Promise<number> {
 }
 
 function errorCodeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined;
 }

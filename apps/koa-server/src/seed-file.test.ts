@@ -50,7 +50,9 @@ describe('readSeedFile', () => {
     const path = join(dir, 'bad');
     writeFileSync(path, 'c2VjcmV0LXRoYXQtaXMtdG9vLXNob3J0\n', { mode: 0o600 });
     expect(() => readSeedFile(path, 'LICENCE_SIGNING_KEY_FILE')).toThrow(StartupError);
-    expect(() => readSeedFile(path, 'LICENCE_SIGNING_KEY_FILE')).toThrow(/^LICENCE_SIGNING_KEY_FILE: expected 32 bytes, got 24/);
+    expect(() => readSeedFile(path, 'LICENCE_SIGNING_KEY_FILE')).toThrow(
+      /^LICENCE_SIGNING_KEY_FILE: expected 32 bytes, got 24/,
+    );
     try {
       readSeedFile(path, 'LICENCE_SIGNING_KEY_FILE');
     } catch (error) {

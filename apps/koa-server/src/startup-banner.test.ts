@@ -15,16 +15,20 @@ describe('startupBanner', () => {
   it('prints the URL, the public key and the commands that issue a first key on the same data folder', () => {
     const text = startupBanner(input);
     expect(text).toContain('listening on http://127.0.0.1:8080\n');
-    expect(text).toContain('public key (base64, give it to your products): zfIvxYpHHWyNUm+UCLNMFI6yRre04OpogXW9+a7zgsM=\n');
+    expect(text).toContain(
+      'public key (base64, give it to your products): zfIvxYpHHWyNUm+UCLNMFI6yRre04OpogXW9+a7zgsM=\n',
+    );
     expect(text).toContain(`LICENCE_DATA_DIR='/home/me/my data' node /srv/cli.js product add my-product`);
-    expect(text).toContain(`LICENCE_DATA_DIR='/home/me/my data' node /srv/cli.js key issue --produit my-product --kind buyer`);
+    expect(text).toContain(
+      `LICENCE_DATA_DIR='/home/me/my data' node /srv/cli.js key issue --produit my-product --kind buyer`,
+    );
     expect(text).toContain('signing key created');
     expect(text).toContain('admin HTTP API: off');
   });
 
   it('says the key is reused on a later start', () => {
     const text = startupBanner({ ...input, createdSigningKey: false, adminApi: true });
-    expect(text).toContain("signing key: /home/me/my data/signing-key\n");
+    expect(text).toContain('signing key: /home/me/my data/signing-key\n');
     expect(text).not.toContain('admin HTTP API: off');
   });
 });
@@ -42,7 +46,9 @@ describe('startupBanner on PostgreSQL', () => {
       databaseUrl: 'postgres://licence:<password>@db:5432/licence',
     });
     expect(text).toContain('database: PostgreSQL (DATABASE_URL) postgres://licence:<password>@db:5432/licence\n');
-    expect(text).toContain(`DATABASE_URL='postgres://licence:<password>@db:5432/licence' licence key issue --produit my-product --kind buyer`);
+    expect(text).toContain(
+      `DATABASE_URL='postgres://licence:<password>@db:5432/licence' licence key issue --produit my-product --kind buyer`,
+    );
     expect(text).not.toContain('LICENCE_DATA_DIR');
     expect(text).not.toContain('signing key');
   });

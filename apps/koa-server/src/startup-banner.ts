@@ -25,7 +25,9 @@ export interface BannerInput {
 export function startupBanner(input: BannerInput): string {
   // The CLI must reach the same store: the data folder's SQLite file, or the same DATABASE_URL.
   const env =
-    input.databaseUrl === undefined ? `LICENCE_DATA_DIR=${shellQuote(input.dataDir)}` : `DATABASE_URL=${shellQuote(input.databaseUrl)}`;
+    input.databaseUrl === undefined
+      ? `LICENCE_DATA_DIR=${shellQuote(input.dataDir)}`
+      : `DATABASE_URL=${shellQuote(input.databaseUrl)}`;
   const lines = [
     `licence service listening on ${input.url}`,
     `public key (base64, give it to your products): ${input.publicKey}`,

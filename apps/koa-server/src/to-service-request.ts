@@ -7,10 +7,7 @@ import { bodyLimitFor, readBody } from './read-body.js';
  * Step 1 of the adapter (CONTRIBUTING.md#architecture; hono's `createRequest`): Koa's request as
  * the service's HTTP-agnostic `{method, path, headers, body, ip}`.
  */
-export async function toServiceRequest(
-  ctx: Context,
-  onDrainError?: (error: Error) => void,
-): Promise<ServiceRequest> {
+export async function toServiceRequest(ctx: Context, onDrainError?: (error: Error) => void): Promise<ServiceRequest> {
   const path = ctx.path;
   const body = await readBody({ headers: ctx.req.headers, stream: ctx.req }, bodyLimitFor(path), onDrainError);
   return {

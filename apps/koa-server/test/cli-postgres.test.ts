@@ -42,7 +42,9 @@ describe.skipIf(!postgres.available)('licence serve and the admin commands with 
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       expect(serve.banner).toContain(`signing key created: ${keyFile}`);
       expect(() => statSync(join(cwd, 'data', 'licence.db'))).toThrow();
-      expect(serve.publicKey).toBe(encodeBase64(publicKeyOf(decodeBase64(readFileSync(keyFile, 'utf8').trim(), 'seed', 32))));
+      expect(serve.publicKey).toBe(
+        encodeBase64(publicKeyOf(decodeBase64(readFileSync(keyFile, 'utf8').trim(), 'seed', 32))),
+      );
       expect(serve.banner).toContain(`database: PostgreSQL (DATABASE_URL) ${databaseUrl}\n`);
 
       // The exact commands the banner printed work as printed, from another folder: they reach the
@@ -58,14 +60,20 @@ describe.skipIf(!postgres.available)('licence serve and the admin commands with 
       expect(() => statSync(join(elsewhere, 'data'))).toThrow();
 
       const envelope = await verdict(serve.url, { cle, url: 'https://boutique.exemple.fr', produit: 'my-product' });
-      expect(verifyEnvelope(envelope, [serve.publicKey], { hote: 'boutique.exemple.fr', produit: 'my-product' })).toBe(true);
+      expect(verifyEnvelope(envelope, [serve.publicKey], { hote: 'boutique.exemple.fr', produit: 'my-product' })).toBe(
+        true,
+      );
       expect(envelope.donnees).toMatchObject({ ok: true, domaine: 'exemple.fr' });
 
       // Admin commands while the server runs, on the same database.
       const env = { DATABASE_URL: databaseUrl };
       const show = await runCli(['key', 'show', cle, '--json'], { cwd: elsewhere, env });
       expect(show.code).toBe(0);
-      expect(json(show.stdout)).toMatchObject({ produit: 'my-product', status: 'active', domains: [expect.objectContaining({ domain: 'exemple.fr' })] });
+      expect(json(show.stdout)).toMatchObject({
+        produit: 'my-product',
+        status: 'active',
+        domains: [expect.objectContaining({ domain: 'exemple.fr' })],
+      });
       const installations = await runCli(['installations', 'my-product', '--json'], { cwd: elsewhere, env });
       expect(installations.code).toBe(0);
       expect(json(installations.stdout)).toMatchObject({ produit: 'my-product', count: 1 });
@@ -91,7 +99,10 @@ describe.skipIf(!postgres.available)('licence serve and the admin commands with 
     try {
       expect(again.banner).not.toContain('signing key created');
       const cle = usedKeys[0] ?? '';
-      expect((await verdict(again.url, { cle, url: 'exemple.fr' })).donnees).toMatchObject({ ok: false, motif: 'revocation' });
+      expect((await verdict(again.url, { cle, url: 'exemple.fr' })).donnees).toMatchObject({
+        ok: false,
+        motif: 'revocation',
+      });
     } finally {
       again.child.kill('SIGTERM');
     }
@@ -102,7 +113,10 @@ describe.skipIf(!postgres.available)('licence serve and the admin commands with 
     const cluster = postgres.cluster();
     const databaseUrl = await cluster.createDatabase();
     const cwd = mkdtempSync(join(root, 'limit-'));
-    const serve = await spawnServe({ cwd, env: { DATABASE_URL: databaseUrl, LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(9)) } });
+    const serve = await spawnServe({
+      cwd,
+      env: { DATABASE_URL: databaseUrl, LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(9)) },
+    });
     try {
       // A configured key and PostgreSQL: nothing to keep on disk, no data folder.
       expect(() => statSync(join(cwd, 'data'))).toThrow();

@@ -23,7 +23,10 @@ function environment(env: Record<string, string>): Record<string, string> {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env };
 }
 
-export function runCli(args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliResult> {
   return runCommand(process.execPath, [CLI, ...args], options);
 }
 
@@ -32,7 +35,11 @@ export function runShell(line: string, options: { cwd: string; env?: Record<stri
   return runCommand('/bin/sh', ['-c', line], options);
 }
 
-function runCommand(file: string, args: readonly string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
+function runCommand(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(file, [...args], { cwd: options.cwd, env: environment(options.env ?? {}) }, (error, stdout, stderr) => {
       allOutput.stderr.push(stderr);
@@ -93,11 +100,18 @@ export function spawnServe(options: { cwd: string; env?: Record<string, string> 
       allOutput.stderr.push(chunk.toString());
       const url = /listening on (http:\/\/\S+)\n/.exec(stderr)?.[1];
       const publicKey = /public key \(base64, give it to your products\): (\S+)\n/.exec(stderr)?.[1];
-      if (url !== undefined && publicKey !== undefined && /admin HTTP API|then check it/.test(stderr) && stderr.endsWith('\n')) {
+      if (
+        url !== undefined &&
+        publicKey !== undefined &&
+        /admin HTTP API|then check it/.test(stderr) &&
+        stderr.endsWith('\n')
+      ) {
         resolve({ child, url, publicKey, banner: stderr, logs, exited, waitForLog });
       }
     });
-    child.on('exit', (code) => reject(new Error(`licence serve exited with ${String(code)} before listening:\n${stderr}`)));
+    child.on('exit', (code) =>
+      reject(new Error(`licence serve exited with ${String(code)} before listening:\n${stderr}`)),
+    );
   });
 }
 
@@ -110,7 +124,11 @@ export function cleOf(text: string, used: string[]): string {
 }
 
 /** A verdict from a running `licence serve`, asked as a product would; it must be a 200. */
-export async function verdictFrom(url: string, body: Record<string, unknown>, userAgent: string): Promise<SignedEnvelope> {
+export async function verdictFrom(
+  url: string,
+  body: Record<string, unknown>,
+  userAgent: string,
+): Promise<SignedEnvelope> {
   const response = await fetch(`${url}/api/licence`, {
     method: 'POST',
     headers: { 'User-Agent': userAgent, 'Content-Type': 'application/json' },

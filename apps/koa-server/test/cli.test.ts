@@ -69,7 +69,7 @@ describe('licence serve, then the admin commands on the same data folder', () =>
     expect(stopped).toBeDefined();
   });
 
-  it('admin commands work on the stopped server\'s store, with --json', async () => {
+  it("admin commands work on the stopped server's store, with --json", async () => {
     const show = await runCli(['key', 'show', cle, '--json'], { cwd });
     expect(show.code).toBe(0);
     expect(json(show.stdout)).toMatchObject({
@@ -84,7 +84,10 @@ describe('licence serve, then the admin commands on the same data folder', () =>
     expect(installations.code).toBe(0);
     expect(json(installations.stdout)).toMatchObject({ produit: 'my-product', count: 1 });
 
-    const trial = await runCli(['key', 'issue', '--produit', 'my-product', '--kind', 'trial', '--expire', '2099-01-01T00:00:00Z', '--json'], { cwd });
+    const trial = await runCli(
+      ['key', 'issue', '--produit', 'my-product', '--kind', 'trial', '--expire', '2099-01-01T00:00:00Z', '--json'],
+      { cwd },
+    );
     expect(trial.code).toBe(0);
     cleOf(trial.stdout);
     expect(json(trial.stdout)).toMatchObject({ kind: 'trial', expire: '2099-01-01T00:00:00Z' });
@@ -95,7 +98,10 @@ describe('licence serve, then the admin commands on the same data folder', () =>
 
     // docs/protocol.md#administration: `--json` on every command that prints data, product add
     // included.
-    const product = await runCli(['product', 'add', 'other-product', '--author', 'me', '--name', 'Other product', '--json'], { cwd });
+    const product = await runCli(
+      ['product', 'add', 'other-product', '--author', 'me', '--name', 'Other product', '--json'],
+      { cwd },
+    );
     expect(product.code).toBe(0);
     expect(json(product.stdout)).toEqual({ id: 'other-product', author: 'me', name: 'Other product' });
   });
@@ -109,26 +115,42 @@ describe('licence serve, then the admin commands on the same data folder', () =>
     expect(again.donnees).toMatchObject({ ok: true, domaine: 'exemple.fr' });
 
     // Admin commands while the server runs (SQLite WAL: two processes on one file).
-    const transfer = await runCli(['key', 'transfer', cle, '--from', 'exemple.fr', '--to', 'nouveau.fr', '--json'], { cwd });
+    const transfer = await runCli(['key', 'transfer', cle, '--from', 'exemple.fr', '--to', 'nouveau.fr', '--json'], {
+      cwd,
+    });
     expect(transfer.code).toBe(0);
     const moved = cleOf(transfer.stdout);
-    expect((await verdict(serve.url, { cle, url: 'exemple.fr' })).donnees).toMatchObject({ ok: false, motif: 'transfert' });
-    expect((await verdict(serve.url, { cle: moved, url: 'nouveau.fr' })).donnees).toMatchObject({ ok: true, domaine: 'nouveau.fr' });
+    expect((await verdict(serve.url, { cle, url: 'exemple.fr' })).donnees).toMatchObject({
+      ok: false,
+      motif: 'transfert',
+    });
+    expect((await verdict(serve.url, { cle: moved, url: 'nouveau.fr' })).donnees).toMatchObject({
+      ok: true,
+      domaine: 'nouveau.fr',
+    });
 
     const regenerate = await runCli(['key', 'regenerate', moved, '--json'], { cwd });
     expect(regenerate.code).toBe(0);
     const fresh = cleOf(regenerate.stdout);
-    expect((await verdict(serve.url, { cle: moved, url: 'nouveau.fr' })).donnees).toMatchObject({ ok: false, motif: 'regeneration' });
+    expect((await verdict(serve.url, { cle: moved, url: 'nouveau.fr' })).donnees).toMatchObject({
+      ok: false,
+      motif: 'regeneration',
+    });
 
     const revoke = await runCli(['key', 'revoke', fresh, '--reason', 'chargeback', '--json'], { cwd });
     expect(revoke.code).toBe(0);
     expect(json(revoke.stdout)).toMatchObject({ status: 'revocation' });
-    expect((await verdict(serve.url, { cle: fresh, url: 'nouveau.fr' })).donnees).toMatchObject({ ok: false, motif: 'revocation' });
+    expect((await verdict(serve.url, { cle: fresh, url: 'nouveau.fr' })).donnees).toMatchObject({
+      ok: false,
+      motif: 'revocation',
+    });
 
     // A second action on a dead key: 409, one line, exit 1.
     const twice = await runCli(['key', 'revoke', fresh], { cwd });
     expect(twice.code).toBe(1);
-    expect(twice.stderr).toMatch(/^licence: key revoke: Conflict: key [0-9A-Z]{4} is no longer alive \(revocation\) \(409\)\n$/);
+    expect(twice.stderr).toMatch(
+      /^licence: key revoke: Conflict: key [0-9A-Z]{4} is no longer alive \(revocation\) \(409\)\n$/,
+    );
 
     serve.child.kill('SIGINT');
     expect(await serve.exited).toBe(0);
@@ -184,7 +206,10 @@ describe('licence CLI errors', () => {
     // A port nothing listens on (freed right after it was found free): the connection is refused.
     const port = await freePort();
     const cwd = mkdtempSync(join(root, 'pg-down-'));
-    const env = { DATABASE_URL: `postgres://licence:s3cret-pw@127.0.0.1:${port}/licence`, LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(7)) };
+    const env = {
+      DATABASE_URL: `postgres://licence:s3cret-pw@127.0.0.1:${port}/licence`,
+      LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(7)),
+    };
     for (const args of [['serve'], ['purge']]) {
       const result = await runCli(args, { cwd, env });
       expect(result.code).toBe(1);
@@ -201,13 +226,19 @@ describe('licence CLI errors', () => {
     const cwd = mkdtempSync(join(root, 'empty-'));
     const result = await runCli(['purge'], { cwd });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^licence: LICENCE_DATA_DIR: no database at .*licence\.db; run `pnpm licence serve` there once first/);
+    expect(result.stderr).toMatch(
+      /^licence: LICENCE_DATA_DIR: no database at .*licence\.db; run `pnpm licence serve` there once first/,
+    );
     expect(() => statSync(join(cwd, 'data'))).toThrow();
   });
 
   it('usage mistakes exit 2 with one line', async () => {
     const unknown = await runCli(['frobnicate'], { cwd: root });
-    expect(unknown).toEqual({ code: 2, stdout: '', stderr: 'licence: unknown command "frobnicate"; run `pnpm licence --help`\n' });
+    expect(unknown).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'licence: unknown command "frobnicate"; run `pnpm licence --help`\n',
+    });
     const kind = await runCli(['key', 'issue', '--produit', 'p', '--kind', 'gold'], { cwd: root });
     expect(kind.code).toBe(2);
     expect(kind.stderr.split('\n')).toHaveLength(2);

@@ -19,7 +19,6 @@ const vectors = loadHttpVectors();
 const EXPECTED_CASES = 81;
 const ran: string[] = [];
 
-
 describe.skipIf(!postgres.available)('http.json vectors over Koa, PostgreSQL and loopback', () => {
   it(`holds ${EXPECTED_CASES} cases`, () => {
     expect(vectors.cases).toHaveLength(EXPECTED_CASES);
@@ -29,7 +28,11 @@ describe.skipIf(!postgres.available)('http.json vectors over Koa, PostgreSQL and
     it(vector.name, async () => {
       const cluster = postgres.cluster();
       const databaseUrl = await cluster.createDatabase();
-      const server = await startTestServer({ clockStartMs: vectors.clockStart * 1000, backend: 'postgres', databaseUrl });
+      const server = await startTestServer({
+        clockStartMs: vectors.clockStart * 1000,
+        backend: 'postgres',
+        databaseUrl,
+      });
       try {
         expect(server.backend).toBe('postgres');
         await expectHttpCase(vector, server);

@@ -40,7 +40,16 @@ describe('http.json vectors over Koa, SQLite and loopback', () => {
     const wrong: HttpCase = {
       name: 'wrong on purpose',
       steps: unknownKey.steps.map((step) =>
-        'request' in step ? { ...step, expect: { ...step.expect, donnees: { ...step.expect.donnees, motif: 'revocation' }, headers: { 'x-missing': '*present*' } } } : step,
+        'request' in step
+          ? {
+              ...step,
+              expect: {
+                ...step.expect,
+                donnees: { ...step.expect.donnees, motif: 'revocation' },
+                headers: { 'x-missing': '*present*' },
+              },
+            }
+          : step,
       ),
     };
     const server = await startTestServer({ clockStartMs: vectors.clockStart * 1000 });
@@ -56,7 +65,10 @@ describe('http.json vectors over Koa, SQLite and loopback', () => {
     // The same case checked against another key (TEST ONLY rotation key): it must not verify.
     const other = await startTestServer({ clockStartMs: vectors.clockStart * 1000 });
     try {
-      const { failures } = await runHttpCase(unknownKey, { ...other, publicKey: loadSignatureVectors().keys.rotation.publicKey });
+      const { failures } = await runHttpCase(unknownKey, {
+        ...other,
+        publicKey: loadSignatureVectors().keys.rotation.publicKey,
+      });
       expect(failures).toHaveLength(1);
       expect(failures[0]).toContain('the envelope does not verify');
     } finally {

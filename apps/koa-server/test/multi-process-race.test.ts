@@ -37,7 +37,10 @@ const urlOf = (i: number): string => `https://www.site-${i}.fr/`;
 async function issueKey(cwd: string, env: Record<string, string>): Promise<string> {
   const product = await runCli(['product', 'add', PRODUIT, '--author', 'atelier', '--name', 'Theme'], { cwd, env });
   expect(product.code).toBe(0);
-  const issued = await runCli(['key', 'issue', '--produit', PRODUIT, '--kind', 'buyer', '--sites', String(SITES), '--json'], { cwd, env });
+  const issued = await runCli(
+    ['key', 'issue', '--produit', PRODUIT, '--kind', 'buyer', '--sites', String(SITES), '--json'],
+    { cwd, env },
+  );
   expect(issued.code).toBe(0);
   const cle = parseJson(issued.stdout).cle;
   if (typeof cle !== 'string') throw new Error('key issue printed no cle');
@@ -49,7 +52,12 @@ async function issueKey(cwd: string, env: Record<string, string>): Promise<strin
  * The race itself: call i goes to process i % 2, from domain site-i.fr and its own client address
  * (so the per-client limit of docs/protocol.md#rate-limit never interferes), all sent at once.
  */
-async function race(servers: readonly ServeProcess[], cle: string, cwd: string, env: Record<string, string>): Promise<void> {
+async function race(
+  servers: readonly ServeProcess[],
+  cle: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<void> {
   const answers = await Promise.all(
     Array.from({ length: CALLS }, (_, i) => {
       const server = servers[i % servers.length];
@@ -65,7 +73,10 @@ async function race(servers: readonly ServeProcess[], cle: string, cwd: string, 
     // Every process signs with the same key: any answer verifies against the one public key.
     const publicKeys = servers.map((server) => server.publicKey);
     expect(new Set(publicKeys).size).toBe(1);
-    expect(verifyEnvelope(envelope, publicKeys, { hote: parseHost(urlOf(i)).hote, produit: PRODUIT }), answer.text).toBe(true);
+    expect(
+      verifyEnvelope(envelope, publicKeys, { hote: parseHost(urlOf(i)).hote, produit: PRODUIT }),
+      answer.text,
+    ).toBe(true);
     const donnees = parseJson(answer.text).donnees;
     if (!isObject(donnees)) throw new Error('no donnees');
     const { ok, motif } = donnees;
@@ -80,7 +91,9 @@ async function race(servers: readonly ServeProcess[], cle: string, cwd: string, 
   expect(show.code).toBe(0);
   const domains = parseJson(show.stdout).domains;
   if (!Array.isArray(domains)) throw new Error('key show printed no domains');
-  expect(domains.map((entry: unknown) => (isObject(entry) ? entry.domain : undefined)).sort()).toEqual([...okDomains].sort());
+  expect(domains.map((entry: unknown) => (isObject(entry) ? entry.domain : undefined)).sort()).toEqual(
+    [...okDomains].sort(),
+  );
 }
 
 /**
@@ -89,7 +102,9 @@ async function race(servers: readonly ServeProcess[], cle: string, cwd: string, 
  */
 function expectHalfEach(servers: readonly ServeProcess[]): void {
   for (const server of servers) {
-    const served = server.logs.map(parseJson).filter((entry) => entry.msg === 'request' && entry.route === '/api/licence');
+    const served = server.logs
+      .map(parseJson)
+      .filter((entry) => entry.msg === 'request' && entry.route === '/api/licence');
     expect(served).toHaveLength(CALLS / servers.length);
   }
 }

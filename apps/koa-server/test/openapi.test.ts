@@ -36,7 +36,10 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 const escapePointer = (segment: string): string => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** Follows `#/...` references of the document itself; returns the object and its pointer. */
-function resolve(value: unknown, pointer: string): { readonly value: Record<string, unknown>; readonly pointer: string } {
+function resolve(
+  value: unknown,
+  pointer: string,
+): { readonly value: Record<string, unknown>; readonly pointer: string } {
   if (!isRecord(value)) throw new Error(`${pointer}: not an object`);
   const ref = value.$ref;
   if (typeof ref !== 'string') return { value, pointer };
@@ -90,9 +93,14 @@ function check(template: string, method: string, answer: HttpAnswer, record = tr
 
   if (answer.status === 405) {
     if (isRecord(operation)) failures.push(`${label}: a documented operation answered 405`);
-    const allow = (answer.headers.allow ?? '').split(',').map((entry) => entry.trim()).sort();
+    const allow = (answer.headers.allow ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .sort();
     if (allow.join(', ') !== documentedMethods(template).sort().join(', ')) {
-      failures.push(`${label}: Allow "${answer.headers.allow ?? ''}" is not the documented methods ${documentedMethods(template).join(', ')}`);
+      failures.push(
+        `${label}: Allow "${answer.headers.allow ?? ''}" is not the documented methods ${documentedMethods(template).join(', ')}`,
+      );
     }
     failures.push(...checkBody(label, answer, '/components/responses/Problem', method));
     if (record && failures.length === 0) validated.push(label);
@@ -102,20 +110,28 @@ function check(template: string, method: string, answer: HttpAnswer, record = tr
   if (!isRecord(operation) || !isRecord(operation.responses)) return [`${label}: operation not documented`];
   const documented = operation.responses[String(answer.status)];
   if (documented === undefined) return [`${label}: status not documented`];
-  const { value: response, pointer } = resolve(documented, `/paths/${escapePointer(template)}/${method.toLowerCase()}/responses/${answer.status}`);
+  const { value: response, pointer } = resolve(
+    documented,
+    `/paths/${escapePointer(template)}/${method.toLowerCase()}/responses/${answer.status}`,
+  );
   failures.push(...checkBody(label, answer, pointer, method));
 
   const headers = isRecord(response.headers) ? response.headers : {};
   for (const [name, header] of Object.entries(headers)) {
-    const { value: resolvedHeader, pointer: headerPointer } = resolve(header, `${pointer}/headers/${escapePointer(name)}`);
+    const { value: resolvedHeader, pointer: headerPointer } = resolve(
+      header,
+      `${pointer}/headers/${escapePointer(name)}`,
+    );
     const schema = resolve(resolvedHeader.schema, `${headerPointer}/schema`);
     const actual = answer.headers[name.toLowerCase()];
     if ('const' in schema.value) {
-      if (actual !== schema.value.const) failures.push(`${label}: header ${name} is ${String(actual)}, documented const ${String(schema.value.const)}`);
+      if (actual !== schema.value.const)
+        failures.push(`${label}: header ${name} is ${String(actual)}, documented const ${String(schema.value.const)}`);
     } else if (actual !== undefined) {
       const validate = ajv.getSchema(`openapi#${schema.pointer}`);
       const parsed = schema.value.type === 'integer' ? Number(actual) : actual;
-      if (validate === undefined || !validate(parsed)) failures.push(`${label}: header ${name} "${actual}" does not fit its schema`);
+      if (validate === undefined || !validate(parsed))
+        failures.push(`${label}: header ${name} "${actual}" does not fit its schema`);
     }
   }
   if (record) {
@@ -133,7 +149,8 @@ function checkBody(label: string, answer: HttpAnswer, pointer: string, method: s
     return answer.text === '' ? [] : [`${label}: a body where none is documented: ${answer.text.slice(0, 200)}`];
   }
   const mediaType = (answer.headers['content-type'] ?? '').split(';')[0]?.trim() ?? '';
-  if (!(mediaType in content)) return [`${label}: content type ${mediaType} not documented (${Object.keys(content).join(', ')})`];
+  if (!(mediaType in content))
+    return [`${label}: content type ${mediaType} not documented (${Object.keys(content).join(', ')})`];
   const validate = ajv.getSchema(`openapi#${pointer}/content/${escapePointer(mediaType)}/schema`);
   if (validate === undefined) return [`${label}: no schema for ${mediaType}`];
   let body: unknown;
@@ -150,8 +167,12 @@ let server: TestServer;
 let failures: string[] = [];
 const NOW_MS = Date.UTC(2026, 10, 22, 10, 14, 0);
 
-async function call(template: string, options: SendOptions & { readonly admin?: boolean | string }): Promise<HttpAnswer> {
-  const token = options.admin === true ? server.adminToken : typeof options.admin === 'string' ? options.admin : undefined;
+async function call(
+  template: string,
+  options: SendOptions & { readonly admin?: boolean | string },
+): Promise<HttpAnswer> {
+  const token =
+    options.admin === true ? server.adminToken : typeof options.admin === 'string' ? options.admin : undefined;
   const isPublic = template.startsWith('/api/');
   const headers: Record<string, string | undefined> = {
     ...(isPublic ? { 'user-agent': PRODUCT_UA } : {}),
@@ -161,7 +182,10 @@ async function call(template: string, options: SendOptions & { readonly admin?: 
   };
   const answer = await send(server.url, { ...options, headers });
   answers += 1;
-  const parsed = answer.headers['content-type'] === 'application/json' && answer.text !== '' ? (JSON.parse(answer.text) as unknown) : undefined;
+  const parsed =
+    answer.headers['content-type'] === 'application/json' && answer.text !== ''
+      ? (JSON.parse(answer.text) as unknown)
+      : undefined;
   if (isRecord(parsed) && typeof parsed.cle === 'string') issuedKeys.push(parsed.cle);
   failures.push(...check(template, options.method, answer));
   return answer;
@@ -191,19 +215,52 @@ beforeEach(() => {
 
 describe('docs/openapi.yaml against real answers', () => {
   it('documents every public answer: verdicts, problems, preflight', async () => {
-    await call('/admin/products', { method: 'POST', path: '/admin/products', admin: true, body: json({ id: 'theme', author: 'atelier', name: 'Thème' }) });
-    const cle = field(await call('/admin/keys', { method: 'POST', path: '/admin/keys', admin: true, body: json({ produit: 'theme', kind: 'buyer' }) }), 'cle');
+    await call('/admin/products', {
+      method: 'POST',
+      path: '/admin/products',
+      admin: true,
+      body: json({ id: 'theme', author: 'atelier', name: 'Thème' }),
+    });
+    const cle = field(
+      await call('/admin/keys', {
+        method: 'POST',
+        path: '/admin/keys',
+        admin: true,
+        body: json({ produit: 'theme', kind: 'buyer' }),
+      }),
+      'cle',
+    );
     for (const path of ['/api/licence', '/api/license']) {
       const sent = { cle, url: 'https://www.boutique.exemple.fr/', produit: 'theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' };
       const verdict = await call(path, { method: 'POST', path, body: json(sent) });
       expect(verdict.status).toBe(200);
       expect(checkEnvelope(JSON.parse(verdict.text), { json: sent }, server.publicKey)).toEqual([]);
       // A refusal is a 200 too, with the same schema.
-      expect((await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'exemple.fr' }) })).status).toBe(200);
+      expect((await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'exemple.fr' }) })).status).toBe(
+        200,
+      );
       expect((await call(path, { method: 'POST', path, body: '{"cle":' })).status).toBe(400);
-      expect((await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'x.fr' }), headers: { 'user-agent': 'curl/8.4.0' } })).status).toBe(403);
+      expect(
+        (
+          await call(path, {
+            method: 'POST',
+            path,
+            body: json({ cle: 'AAAAA', url: 'x.fr' }),
+            headers: { 'user-agent': 'curl/8.4.0' },
+          })
+        ).status,
+      ).toBe(403);
       expect((await call(path, { method: 'POST', path, body: ' '.repeat(9000) })).status).toBe(413);
-      expect((await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'x.fr' }), headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+      expect(
+        (
+          await call(path, {
+            method: 'POST',
+            path,
+            body: json({ cle: 'AAAAA', url: 'x.fr' }),
+            headers: { 'content-type': 'text/plain' },
+          })
+        ).status,
+      ).toBe(415);
       expect((await call(path, { method: 'OPTIONS', path })).status).toBe(204);
       expect((await call(path, { method: 'GET', path })).status).toBe(405);
       // Fill the window (30 requests in total from this address), then one more is 429.
@@ -227,68 +284,190 @@ describe('docs/openapi.yaml against real answers', () => {
 
   it('documents every admin route: success, 400, 401, 404, 405, 409, 413, 415', async () => {
     const post = (template: string, path: string, body?: unknown, admin: boolean | string = true) =>
-      call(template, { method: 'POST', path, admin, ...(body === undefined ? {} : { body: typeof body === 'string' ? body : json(body) }) });
-    const get = (template: string, path: string, admin: boolean | string = true) => call(template, { method: 'GET', path, admin });
+      call(template, {
+        method: 'POST',
+        path,
+        admin,
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : json(body) }),
+      });
+    const get = (template: string, path: string, admin: boolean | string = true) =>
+      call(template, { method: 'GET', path, admin });
     const wrongToken = 'not-the-token-0123456789';
 
     // /admin/products
-    expect((await post('/admin/products', '/admin/products', { id: 'plugin', author: 'atelier', name: 'Plugin' })).status).toBe(201);
-    expect((await post('/admin/products', '/admin/products', { id: 'plugin', author: 'x', name: 'X' })).status).toBe(409);
-    expect((await post('/admin/products', '/admin/products', { id: 'Mon Plugin', author: 'x', name: 'X' })).status).toBe(400);
-    expect((await post('/admin/products', '/admin/products', { id: 'x', author: 'x', name: 'X' }, wrongToken)).status).toBe(401);
+    expect(
+      (await post('/admin/products', '/admin/products', { id: 'plugin', author: 'atelier', name: 'Plugin' })).status,
+    ).toBe(201);
+    expect((await post('/admin/products', '/admin/products', { id: 'plugin', author: 'x', name: 'X' })).status).toBe(
+      409,
+    );
+    expect(
+      (await post('/admin/products', '/admin/products', { id: 'Mon Plugin', author: 'x', name: 'X' })).status,
+    ).toBe(400);
+    expect(
+      (await post('/admin/products', '/admin/products', { id: 'x', author: 'x', name: 'X' }, wrongToken)).status,
+    ).toBe(401);
     expect((await get('/admin/products', '/admin/products')).status).toBe(405);
-    expect((await call('/admin/products', { method: 'POST', path: '/admin/products', admin: true, body: json({ id: 'x', author: 'x', name: 'X' }), headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (
+        await call('/admin/products', {
+          method: 'POST',
+          path: '/admin/products',
+          admin: true,
+          body: json({ id: 'x', author: 'x', name: 'X' }),
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await post('/admin/products', '/admin/products', ' '.repeat(70_000))).status).toBe(413);
 
     // /admin/keys
-    const buyer = field(await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'buyer', sites: 2 }), 'cle');
-    expect((await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'trial', expire: '2026-12-01T00:00:00Z' })).status).toBe(201);
+    const buyer = field(
+      await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'buyer', sites: 2 }),
+      'cle',
+    );
+    expect(
+      (await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'trial', expire: '2026-12-01T00:00:00Z' }))
+        .status,
+    ).toBe(201);
     expect((await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'dev' })).status).toBe(201);
     expect((await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'dev' })).status).toBe(409);
     expect((await post('/admin/keys', '/admin/keys', { produit: 'nope', kind: 'buyer' })).status).toBe(404);
     expect((await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'gold' })).status).toBe(400);
     expect((await post('/admin/keys', '/admin/keys', {}, false)).status).toBe(401);
-    expect((await call('/admin/keys', { method: 'POST', path: '/admin/keys', admin: true, body: json({ produit: 'plugin', kind: 'buyer' }), headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (
+        await call('/admin/keys', {
+          method: 'POST',
+          path: '/admin/keys',
+          admin: true,
+          body: json({ produit: 'plugin', kind: 'buyer' }),
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await post('/admin/keys', '/admin/keys', ' '.repeat(70_000))).status).toBe(413);
 
     // Bind a domain so that the views below hold one.
-    expect((await call('/api/licence', { method: 'POST', path: '/api/licence', body: json({ cle: buyer, url: 'boutique.fr' }) })).status).toBe(200);
+    expect(
+      (
+        await call('/api/licence', {
+          method: 'POST',
+          path: '/api/licence',
+          body: json({ cle: buyer, url: 'boutique.fr' }),
+        })
+      ).status,
+    ).toBe(200);
 
     // /admin/keys/{cle}
     expect((await get('/admin/keys/{cle}', `/admin/keys/${buyer}`)).status).toBe(200);
     expect((await get('/admin/keys/{cle}', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE')).status).toBe(404);
     expect((await get('/admin/keys/{cle}', '/admin/keys/%ZZ')).status).toBe(400);
     expect((await get('/admin/keys/{cle}', `/admin/keys/${buyer}`, false)).status).toBe(401);
-    expect((await call('/admin/keys/{cle}', { method: 'DELETE', path: `/admin/keys/${buyer}`, admin: true })).status).toBe(405);
+    expect(
+      (await call('/admin/keys/{cle}', { method: 'DELETE', path: `/admin/keys/${buyer}`, admin: true })).status,
+    ).toBe(405);
 
     // /admin/keys/{cle}/transfer: 409 cases first, while the key is alive.
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { from: 'autre.fr' })).status).toBe(409);
+    expect(
+      (await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { from: 'autre.fr' })).status,
+    ).toBe(409);
     expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { from: 42 })).status).toBe(400);
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/transfer`, { to: 'b.fr' })).status).toBe(404);
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { to: 'b.fr' }, false)).status).toBe(401);
+    expect(
+      (await post('/admin/keys/{cle}/transfer', `/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/transfer`, { to: 'b.fr' }))
+        .status,
+    ).toBe(404);
+    expect(
+      (await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { to: 'b.fr' }, false)).status,
+    ).toBe(401);
     expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, '[')).status).toBe(400);
-    expect((await call('/admin/keys/{cle}/transfer', { method: 'POST', path: `/admin/keys/${buyer}/transfer`, admin: true, body: 'to=b.fr', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, ' '.repeat(70_000))).status).toBe(413);
-    const transferred = field(await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { from: 'boutique.fr', to: 'nouvelle.fr' }), 'cle');
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { to: 'b.fr' })).status).toBe(409);
+    expect(
+      (
+        await call('/admin/keys/{cle}/transfer', {
+          method: 'POST',
+          path: `/admin/keys/${buyer}/transfer`,
+          admin: true,
+          body: 'to=b.fr',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+      ).status,
+    ).toBe(415);
+    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, ' '.repeat(70_000))).status).toBe(
+      413,
+    );
+    const transferred = field(
+      await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, {
+        from: 'boutique.fr',
+        to: 'nouvelle.fr',
+      }),
+      'cle',
+    );
+    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { to: 'b.fr' })).status).toBe(
+      409,
+    );
 
     // /admin/keys/{cle}/regenerate
-    const regenerated = field(await post('/admin/keys/{cle}/regenerate', `/admin/keys/${transferred}/regenerate`), 'cle');
+    const regenerated = field(
+      await post('/admin/keys/{cle}/regenerate', `/admin/keys/${transferred}/regenerate`),
+      'cle',
+    );
     expect((await post('/admin/keys/{cle}/regenerate', `/admin/keys/${transferred}/regenerate`)).status).toBe(409);
-    expect((await post('/admin/keys/{cle}/regenerate', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/regenerate')).status).toBe(404);
-    expect((await post('/admin/keys/{cle}/regenerate', `/admin/keys/${regenerated}/regenerate`, undefined, false)).status).toBe(401);
+    expect(
+      (await post('/admin/keys/{cle}/regenerate', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/regenerate')).status,
+    ).toBe(404);
+    expect(
+      (await post('/admin/keys/{cle}/regenerate', `/admin/keys/${regenerated}/regenerate`, undefined, false)).status,
+    ).toBe(401);
     expect((await post('/admin/keys/{cle}/regenerate', '/admin/keys/%ZZ/regenerate')).status).toBe(400);
-    expect((await call('/admin/keys/{cle}/regenerate', { method: 'POST', path: `/admin/keys/${regenerated}/regenerate`, admin: true, body: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
-    expect((await post('/admin/keys/{cle}/regenerate', `/admin/keys/${regenerated}/regenerate`, ' '.repeat(70_000))).status).toBe(413);
-    expect((await call('/admin/keys/{cle}/regenerate', { method: 'GET', path: `/admin/keys/${regenerated}/regenerate`, admin: true })).status).toBe(405);
+    expect(
+      (
+        await call('/admin/keys/{cle}/regenerate', {
+          method: 'POST',
+          path: `/admin/keys/${regenerated}/regenerate`,
+          admin: true,
+          body: 'x',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (await post('/admin/keys/{cle}/regenerate', `/admin/keys/${regenerated}/regenerate`, ' '.repeat(70_000))).status,
+    ).toBe(413);
+    expect(
+      (
+        await call('/admin/keys/{cle}/regenerate', {
+          method: 'GET',
+          path: `/admin/keys/${regenerated}/regenerate`,
+          admin: true,
+        })
+      ).status,
+    ).toBe(405);
 
     // /admin/keys/{cle}/revoke
-    expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, { reason: 42 })).status).toBe(400);
+    expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, { reason: 42 })).status).toBe(
+      400,
+    );
     expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, {}, false)).status).toBe(401);
-    expect((await post('/admin/keys/{cle}/revoke', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/revoke')).status).toBe(404);
-    expect((await call('/admin/keys/{cle}/revoke', { method: 'POST', path: `/admin/keys/${regenerated}/revoke`, admin: true, body: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
-    expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, ' '.repeat(70_000))).status).toBe(413);
-    expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, { reason: 'chargeback' })).status).toBe(200);
+    expect((await post('/admin/keys/{cle}/revoke', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/revoke')).status).toBe(
+      404,
+    );
+    expect(
+      (
+        await call('/admin/keys/{cle}/revoke', {
+          method: 'POST',
+          path: `/admin/keys/${regenerated}/revoke`,
+          admin: true,
+          body: 'x',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, ' '.repeat(70_000))).status,
+    ).toBe(413);
+    expect(
+      (await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, { reason: 'chargeback' })).status,
+    ).toBe(200);
     expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`)).status).toBe(409);
     // The revoked key's view has a reason and a date.
     expect((await get('/admin/keys/{cle}', `/admin/keys/${regenerated}`)).status).toBe(200);
@@ -296,7 +475,9 @@ describe('docs/openapi.yaml against real answers', () => {
     // /admin/products/{id}/installations
     expect((await get('/admin/products/{id}/installations', '/admin/products/plugin/installations')).status).toBe(200);
     expect((await get('/admin/products/{id}/installations', '/admin/products/nope/installations')).status).toBe(404);
-    expect((await get('/admin/products/{id}/installations', '/admin/products/plugin/installations', false)).status).toBe(401);
+    expect(
+      (await get('/admin/products/{id}/installations', '/admin/products/plugin/installations', false)).status,
+    ).toBe(401);
     expect((await get('/admin/products/{id}/installations', '/admin/products/%ZZ/installations')).status).toBe(400);
     expect((await post('/admin/products/{id}/installations', '/admin/products/plugin/installations')).status).toBe(405);
 
@@ -304,7 +485,17 @@ describe('docs/openapi.yaml against real answers', () => {
     expect((await post('/admin/purge', '/admin/purge')).status).toBe(200);
     expect((await post('/admin/purge', '/admin/purge', undefined, wrongToken)).status).toBe(401);
     expect((await post('/admin/purge', '/admin/purge', '[1]')).status).toBe(400);
-    expect((await call('/admin/purge', { method: 'POST', path: '/admin/purge', admin: true, body: 'x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (
+        await call('/admin/purge', {
+          method: 'POST',
+          path: '/admin/purge',
+          admin: true,
+          body: 'x',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await post('/admin/purge', '/admin/purge', ' '.repeat(70_000))).status).toBe(413);
     expect((await get('/admin/purge', '/admin/purge')).status).toBe(405);
 
@@ -313,7 +504,15 @@ describe('docs/openapi.yaml against real answers', () => {
 
   it('documents the faults: a corrupt record is a 500, a store that is down a 503 (never a signed refusal)', async () => {
     // A key row the store returns but core refuses (a trial without an end): an internal fault.
-    const trial = field(await call('/admin/keys', { method: 'POST', path: '/admin/keys', admin: true, body: json({ produit: 'theme', kind: 'trial', expire: '2026-12-01T00:00:00Z' }) }), 'cle');
+    const trial = field(
+      await call('/admin/keys', {
+        method: 'POST',
+        path: '/admin/keys',
+        admin: true,
+        body: json({ produit: 'theme', kind: 'trial', expire: '2026-12-01T00:00:00Z' }),
+      }),
+      'cle',
+    );
     const db = openSqliteFile(server.dbFile);
     try {
       expect(db.prepare("UPDATE keys SET expires_at = NULL WHERE kind = 'trial'").run().changes).toBeGreaterThan(0);
@@ -321,12 +520,16 @@ describe('docs/openapi.yaml against real answers', () => {
       db.close();
     }
     for (const path of ['/api/licence', '/api/license']) {
-      expect((await call(path, { method: 'POST', path, body: json({ cle: trial, url: 'essai.fr' }) })).status).toBe(500);
+      expect((await call(path, { method: 'POST', path, body: json({ cle: trial, url: 'essai.fr' }) })).status).toBe(
+        500,
+      );
     }
 
     await server.store.close();
     for (const path of ['/api/licence', '/api/license']) {
-      expect((await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'exemple.fr' }) })).status).toBe(503);
+      expect((await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'exemple.fr' }) })).status).toBe(
+        503,
+      );
     }
     expect((await call('/healthz', { method: 'GET', path: '/healthz' })).status).toBe(503);
     expect((await call('/healthz', { method: 'HEAD', path: '/healthz' })).status).toBe(503);
@@ -340,7 +543,8 @@ describe('docs/openapi.yaml against real answers', () => {
     expect(missing).toEqual([]);
     expect(undocumented).toEqual([]);
     // Every documented path was hit.
-    for (const path of Object.keys(paths)) expect([...reached].some((triple) => triple.split(' ')[1] === path)).toBe(true);
+    for (const path of Object.keys(paths))
+      expect([...reached].some((triple) => triple.split(' ')[1] === path)).toBe(true);
     expect(reached.size).toBe(documented.size);
     // 69 documented (path, method, status) triples today, plus 8 (path, method) pairs answered
     // 405; every answer received was validated (none skipped).
@@ -353,21 +557,75 @@ describe('docs/openapi.yaml against real answers', () => {
 
   it('never logged a key it issued or the admin token (docs/protocol.md#privacy)', () => {
     expect(issuedKeys.length).toBeGreaterThan(3);
-    expect(linesHolding(server.lines, [...issuedKeys.flatMap(keySpellings), ...(server.adminToken === null ? [] : [server.adminToken])])).toEqual([]);
+    expect(
+      linesHolding(server.lines, [
+        ...issuedKeys.flatMap(keySpellings),
+        ...(server.adminToken === null ? [] : [server.adminToken]),
+      ]),
+    ).toEqual([]);
   });
 
   it('the checker itself refuses what the document does not allow', () => {
     const problem = JSON.stringify({ type: 'https://licence.dev/problems/x', title: 'X', status: 400, detail: 'd' });
-    const headers = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', 'access-control-allow-origin': '*' };
+    const headers = {
+      'content-type': 'application/problem+json',
+      'cache-control': 'no-store',
+      'access-control-allow-origin': '*',
+    };
     // A status the operation does not list.
     expect(check('/api/licence', 'POST', { status: 418, headers, text: problem }, false)).toHaveLength(1);
     // A problem body missing `detail`.
-    expect(check('/api/licence', 'POST', { status: 400, headers, text: JSON.stringify({ type: 'https://x/y', title: 'X', status: 400 }) }, false)).toHaveLength(1);
+    expect(
+      check(
+        '/api/licence',
+        'POST',
+        { status: 400, headers, text: JSON.stringify({ type: 'https://x/y', title: 'X', status: 400 }) },
+        false,
+      ),
+    ).toHaveLength(1);
     // A verdict with a tenth field, and a wrong const header.
-    const envelope = { donnees: { ok: true, motif: '', domaine: 'a.fr', essai: false, quand: '', emis: 1, revalider: 2, sursis: 3, hote: 'a.fr', extra: 1 }, signature: `${'A'.repeat(86)}==` };
-    expect(check('/api/licence', 'POST', { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'access-control-allow-origin': '*' }, text: JSON.stringify(envelope) }, false)).toHaveLength(1);
-    expect(check('/api/licence', 'POST', { status: 400, headers: { ...headers, 'cache-control': 'max-age=60' }, text: problem }, false)).toHaveLength(1);
+    const envelope = {
+      donnees: {
+        ok: true,
+        motif: '',
+        domaine: 'a.fr',
+        essai: false,
+        quand: '',
+        emis: 1,
+        revalider: 2,
+        sursis: 3,
+        hote: 'a.fr',
+        extra: 1,
+      },
+      signature: `${'A'.repeat(86)}==`,
+    };
+    expect(
+      check(
+        '/api/licence',
+        'POST',
+        {
+          status: 200,
+          headers: {
+            'content-type': 'application/json',
+            'cache-control': 'no-store',
+            'access-control-allow-origin': '*',
+          },
+          text: JSON.stringify(envelope),
+        },
+        false,
+      ),
+    ).toHaveLength(1);
+    expect(
+      check(
+        '/api/licence',
+        'POST',
+        { status: 400, headers: { ...headers, 'cache-control': 'max-age=60' }, text: problem },
+        false,
+      ),
+    ).toHaveLength(1);
     // A 405 whose Allow is not the documented methods.
-    expect(check('/api/licence', 'GET', { status: 405, headers: { ...headers, allow: 'POST' }, text: problem }, false)).toHaveLength(1);
+    expect(
+      check('/api/licence', 'GET', { status: 405, headers: { ...headers, allow: 'POST' }, text: problem }, false),
+    ).toHaveLength(1);
   });
 });

@@ -94,9 +94,14 @@ describe.skipIf(!postgres.available)('licence serve on PostgreSQL when PostgreSQ
     const db = cluster;
     const env = { DATABASE_URL: await db.createDatabase() };
     const cwd = mkdtempSync(join(root, 'serve-'));
-    const serve = await spawnServe({ cwd, env: { ...env, TRUST_PROXY: '1', LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(3)) } });
+    const serve = await spawnServe({
+      cwd,
+      env: { ...env, TRUST_PROXY: '1', LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(3)) },
+    });
     try {
-      expect((await runCli(['product', 'add', PRODUIT, '--author', 'atelier', '--name', 'Theme'], { cwd, env })).code).toBe(0);
+      expect(
+        (await runCli(['product', 'add', PRODUIT, '--author', 'atelier', '--name', 'Theme'], { cwd, env })).code,
+      ).toBe(0);
       const issued = await runCli(['key', 'issue', '--produit', PRODUIT, '--kind', 'buyer', '--json'], { cwd, env });
       expect(issued.code).toBe(0);
       const cle = parseJson(issued.stdout).cle;
@@ -105,7 +110,12 @@ describe.skipIf(!postgres.available)('licence serve on PostgreSQL when PostgreSQ
       const isOkVerdict = (answer: TimedAnswer): boolean => {
         if (answer.status !== 200) return false;
         const envelope: unknown = JSON.parse(answer.text);
-        return verifyEnvelope(envelope, [serve.publicKey], { hote: HOST, produit: PRODUIT }) && isObject(envelope) && isObject(envelope.donnees) && envelope.donnees.ok === true;
+        return (
+          verifyEnvelope(envelope, [serve.publicKey], { hote: HOST, produit: PRODUIT }) &&
+          isObject(envelope) &&
+          isObject(envelope.donnees) &&
+          envelope.donnees.ok === true
+        );
       };
 
       // Up: the load gets ok verdicts (the first call binds the domain, the rest find it bound).
@@ -141,7 +151,11 @@ describe.skipIf(!postgres.available)('licence serve on PostgreSQL when PostgreSQ
       const resumedAt = performance.now();
       let recovered: TimedAnswer | undefined;
       for (let n = 0; recovered === undefined && performance.now() - resumedAt < MAX_RECOVERY_MS + 1000; n++) {
-        const answer = await postVerdict(serve.url, { cle, url: `https://${HOST}/`, produit: PRODUIT }, benchmarkAddress(10_000 + n));
+        const answer = await postVerdict(
+          serve.url,
+          { cle, url: `https://${HOST}/`, produit: PRODUIT },
+          benchmarkAddress(10_000 + n),
+        );
         if (answer.status === 200) recovered = answer;
         else {
           expectProblem5xx(answer);

@@ -66,14 +66,17 @@ function readFile(server: TestServer): { readonly log: LogRow[]; readonly domain
   const db = openSqliteFile(server.dbFile);
   try {
     const log = db.prepare('SELECT at, host, ip, key_id FROM request_log ORDER BY id').all() as LogRow[];
-    const domains = (db.prepare('SELECT domain FROM bound_domains ORDER BY position').all() as { domain: string }[]).map((row) => row.domain);
+    const domains = (
+      db.prepare('SELECT domain FROM bound_domains ORDER BY position').all() as { domain: string }[]
+    ).map((row) => row.domain);
     return { log, domains };
   } finally {
     db.close();
   }
 }
 
-const ipOf = (log: readonly LogRow[], host: string): string | null | undefined => log.find((row) => row.host === host)?.ip;
+const ipOf = (log: readonly LogRow[], host: string): string | null | undefined =>
+  log.find((row) => row.host === host)?.ip;
 
 const NOW = Date.UTC(2026, 10, 22, 10, 14, 0);
 
@@ -95,7 +98,13 @@ describe('the purge of client IPs past twelve months (docs/protocol.md#privacy)'
     expect(await verdictFrom(server, '198.18.0.11', cle, 'recent.fr')).toBe(true);
 
     const before = readFile(server);
-    expect(before.log.map((row) => row.ip)).toEqual(['198.18.0.13', '198.18.0.99', '198.18.0.12', '198.18.1.12', '198.18.0.11']);
+    expect(before.log.map((row) => row.ip)).toEqual([
+      '198.18.0.13',
+      '198.18.0.99',
+      '198.18.0.12',
+      '198.18.1.12',
+      '198.18.0.11',
+    ]);
     expect(before.domains).toEqual(['ancien.fr', 'limite.fr', 'recent.fr']);
 
     server.clock.set(NOW);
@@ -108,7 +117,9 @@ describe('the purge of client IPs past twelve months (docs/protocol.md#privacy)'
     expect(ipOf(after.log, 'blog.ancien.fr')).toBe('198.18.1.12');
     expect(ipOf(after.log, 'recent.fr')).toBe('198.18.0.11');
     // Only the IP goes: the time, key and host of each entry stay, and so do the bindings.
-    expect(after.log.map(({ at, host, key_id }) => ({ at, host, key_id }))).toEqual(before.log.map(({ at, host, key_id }) => ({ at, host, key_id })));
+    expect(after.log.map(({ at, host, key_id }) => ({ at, host, key_id }))).toEqual(
+      before.log.map(({ at, host, key_id }) => ({ at, host, key_id })),
+    );
     expect(after.domains).toEqual(['ancien.fr', 'limite.fr', 'recent.fr']);
     const shown = await admin(server, 'GET', `/admin/keys/${cle}`);
     expect(shown.domains).toEqual([

@@ -93,7 +93,12 @@ function fieldValue(real: () => readonly string[]): fc.Arbitrary<unknown> {
   });
   return fc.oneof(
     { weight: 5, arbitrary: realOne },
-    { weight: 2, arbitrary: realOne.chain((value) => fc.constantFrom(value.toLowerCase(), ` ${value} `, value.replaceAll('-', ''), `${value}x`, value.slice(1))) },
+    {
+      weight: 2,
+      arbitrary: realOne.chain((value) =>
+        fc.constantFrom(value.toLowerCase(), ` ${value} `, value.replaceAll('-', ''), `${value}x`, value.slice(1)),
+      ),
+    },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
     {
@@ -119,7 +124,12 @@ interface RandomBody {
 const fieldsBody = fc
   .tuple(
     fc.record(
-      { cle: fieldValue(() => keys), url: fieldValue(() => HOSTS), produit: fieldValue(() => PRODUCTS), nonce: fieldValue(() => NONCES) },
+      {
+        cle: fieldValue(() => keys),
+        url: fieldValue(() => HOSTS),
+        produit: fieldValue(() => PRODUCTS),
+        nonce: fieldValue(() => NONCES),
+      },
       { requiredKeys: [] },
     ),
     fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
@@ -129,7 +139,10 @@ const fieldsBody = fc
 /** Requests a real product would send: a real key (any spelling), a real host, valid options. */
 const likelyValidBody = fc.record(
   {
-    cle: fc.oneof(fieldValue(() => keys), fc.constantFrom('AAAAA', 'ZZZZZ-ZZZZZ')),
+    cle: fc.oneof(
+      fieldValue(() => keys),
+      fc.constantFrom('AAAAA', 'ZZZZZ-ZZZZZ'),
+    ),
     url: fc.constantFrom(...HOSTS.slice(0, 10)),
     produit: fc.constantFrom('theme', 'plugin', 'inconnu'),
     nonce: fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/),
@@ -138,13 +151,40 @@ const likelyValidBody = fc.record(
 );
 
 const bodies: fc.Arbitrary<RandomBody> = fc.oneof(
-  { weight: 3, arbitrary: likelyValidBody.map((value) => ({ bytes: Buffer.from(JSON.stringify(value), 'utf8'), json: value })) },
-  { weight: 6, arbitrary: fieldsBody.map((value) => ({ bytes: Buffer.from(JSON.stringify(value), 'utf8'), json: value })) },
-  { weight: 2, arbitrary: fc.jsonValue().map((value) => ({ bytes: Buffer.from(JSON.stringify(value) ?? 'null', 'utf8'), json: value })) },
-  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 9000 }).map((bytes) => ({ bytes: Buffer.from(bytes), json: undefined })) },
+  {
+    weight: 3,
+    arbitrary: likelyValidBody.map((value) => ({ bytes: Buffer.from(JSON.stringify(value), 'utf8'), json: value })),
+  },
+  {
+    weight: 6,
+    arbitrary: fieldsBody.map((value) => ({ bytes: Buffer.from(JSON.stringify(value), 'utf8'), json: value })),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .jsonValue()
+      .map((value) => ({ bytes: Buffer.from(JSON.stringify(value) ?? 'null', 'utf8'), json: value })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 9000 }).map((bytes) => ({ bytes: Buffer.from(bytes), json: undefined })),
+  },
   // Past the 8 KiB of docs/protocol.md#limits: random bytes rarely get there on their own.
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 8193, max: 20_000 }), fc.uint8Array({ maxLength: 64 })).map(([size, bytes]) => ({ bytes: Buffer.concat([Buffer.from(bytes), Buffer.alloc(size, 0x20)]), json: undefined })) },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }).map((text) => ({ bytes: Buffer.from(text, 'utf8'), json: undefined })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 8193, max: 20_000 }), fc.uint8Array({ maxLength: 64 }))
+      .map(([size, bytes]) => ({
+        bytes: Buffer.concat([Buffer.from(bytes), Buffer.alloc(size, 0x20)]),
+        json: undefined,
+      })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .string({ unit: 'binary', maxLength: 200 })
+      .map((text) => ({ bytes: Buffer.from(text, 'utf8'), json: undefined })),
+  },
 );
 
 /** The n-th address of 198.18.0.0/15. */
@@ -156,7 +196,8 @@ function forwardedFor(index: number): string {
 function judge(status: number, contentType: string | undefined, text: string, body: RandomBody): string | null {
   if (status >= 500) return `a ${status}: ${text}`;
   if (status !== 200) {
-    if (contentType !== 'application/problem+json') return `a ${status} that is not a problem: ${contentType ?? 'no content type'}`;
+    if (contentType !== 'application/problem+json')
+      return `a ${status} that is not a problem: ${contentType ?? 'no content type'}`;
     const problem: unknown = JSON.parse(text);
     return isRecord(problem) && problem.status === status ? null : `a ${status} with a wrong problem body: ${text}`;
   }
@@ -165,7 +206,8 @@ function judge(status: number, contentType: string | undefined, text: string, bo
   if (!/^[\x20-\x7e]*$/.test(text)) return `a 200 that is not printable ASCII: ${text}`;
   // A 200: the request must have been valid, and the envelope must verify for the host it named.
   const fields = body.json;
-  if (!isRecord(fields) || typeof fields.cle !== 'string' || typeof fields.url !== 'string') return `a 200 for a body without string cle and url: ${text}`;
+  if (!isRecord(fields) || typeof fields.cle !== 'string' || typeof fields.url !== 'string')
+    return `a 200 for a body without string cle and url: ${text}`;
   const hote = parseHost(fields.url).hote;
   const envelope: unknown = JSON.parse(text);
   const expectation = {
@@ -173,7 +215,9 @@ function judge(status: number, contentType: string | undefined, text: string, bo
     ...(typeof fields.produit === 'string' ? { produit: fields.produit } : {}),
     ...(typeof fields.nonce === 'string' ? { nonce: fields.nonce } : {}),
   };
-  return verifyEnvelope(envelope, [server.publicKey], expectation) ? null : `a 200 that does not verify for ${hote}: ${text}`;
+  return verifyEnvelope(envelope, [server.publicKey], expectation)
+    ? null
+    : `a 200 that does not verify for ${hote}: ${text}`;
 }
 
 describe('random bodies over loopback', () => {
@@ -184,7 +228,11 @@ describe('random bodies over loopback', () => {
         const answer = await send(server.url, {
           method: 'POST',
           path: sent % 2 === 0 ? '/api/licence' : '/api/license',
-          headers: { 'user-agent': PRODUCT_UA, 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.9, ${forwardedFor(sent)}` },
+          headers: {
+            'user-agent': PRODUCT_UA,
+            'content-type': 'application/json',
+            'x-forwarded-for': `203.0.113.9, ${forwardedFor(sent)}`,
+          },
           body: body.bytes,
           agent,
         });
@@ -197,7 +245,9 @@ describe('random bodies over loopback', () => {
       { numRuns: RUNS, endOnFailure: true },
     );
     expect(sent).toBe(RUNS);
-    console.info(`random bodies: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
+    console.info(
+      `random bodies: answers by status ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`,
+    );
     // The property was not vacuous: verdicts, bad bodies and oversized ones were all answered,
     // and no request was rate-limited (each came from its own address).
     expect(statuses.get(200) ?? 0).toBeGreaterThan(RUNS / 10);
@@ -219,6 +269,11 @@ describe('random bodies over loopback', () => {
     expect(entries.filter((entry) => typeof entry.level === 'number' && entry.level >= 50)).toEqual([]);
     // docs/protocol.md#privacy: none of the keys (sent thousands of times, in several spellings)
     // nor the token.
-    expect(linesHolding(server.lines, [...keys.flatMap(keySpellings), ...(server.adminToken === null ? [] : [server.adminToken])])).toEqual([]);
+    expect(
+      linesHolding(server.lines, [
+        ...keys.flatMap(keySpellings),
+        ...(server.adminToken === null ? [] : [server.adminToken]),
+      ]),
+    ).toEqual([]);
   });
 });

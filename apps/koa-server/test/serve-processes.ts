@@ -21,7 +21,11 @@ export interface TimedAnswer extends HttpAnswer {
  * benchmarking range: it only ever travels in a header over loopback). A fresh connection each
  * time, so concurrent calls really are concurrent on the server.
  */
-export async function postVerdict(baseUrl: string, body: Readonly<Record<string, unknown>>, client: string): Promise<TimedAnswer> {
+export async function postVerdict(
+  baseUrl: string,
+  body: Readonly<Record<string, unknown>>,
+  client: string,
+): Promise<TimedAnswer> {
   const started = performance.now();
   const answer = await send(baseUrl, {
     method: 'POST',

@@ -35,10 +35,18 @@ function start(): Promise<RunningServer> {
   return startServer({ config: config(), logger, print: (text) => printed.push(text), cli: 'licence' });
 }
 
-async function admin(server: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+async function admin(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const response = await fetch(`${server.url}${path}`, {
     method,
-    headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
@@ -80,21 +88,34 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
     expect(server.publicKey).toBe(expected);
     expect(printed.join('')).toContain(`public key (base64, give it to your products): ${expected}\n`);
     expect(printed.join('')).toContain(`listening on ${server.url}\n`);
-    expect(printed.join('')).toContain(`LICENCE_DATA_DIR=${dataDir} licence key issue --produit my-product --kind buyer`);
+    expect(printed.join('')).toContain(
+      `LICENCE_DATA_DIR=${dataDir} licence key issue --produit my-product --kind buyer`,
+    );
   });
 
   it('issues a key through the admin API and answers a signed verdict that verifies with core', async () => {
-    expect((await admin(server, 'POST', '/admin/products', { id: 'mon-theme', author: 'moi', name: 'Mon thème' })).status).toBe(201);
+    expect(
+      (await admin(server, 'POST', '/admin/products', { id: 'mon-theme', author: 'moi', name: 'Mon thème' })).status,
+    ).toBe(201);
     const cle = await issueKey(server, { produit: 'mon-theme', kind: 'buyer' });
     const nonce = randomBytes(18).toString('base64url');
-    const { response, text } = await verdict(server, { cle, url: 'https://www.boutique.exemple.fr/panier', produit: 'mon-theme', nonce });
+    const { response, text } = await verdict(server, {
+      cle,
+      url: 'https://www.boutique.exemple.fr/panier',
+      produit: 'mon-theme',
+      nonce,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const envelope = JSON.parse(text) as SignedEnvelope;
-    expect(verifyEnvelope(envelope, [server.publicKey], { hote: 'boutique.exemple.fr', produit: 'mon-theme', nonce })).toBe(true);
+    expect(
+      verifyEnvelope(envelope, [server.publicKey], { hote: 'boutique.exemple.fr', produit: 'mon-theme', nonce }),
+    ).toBe(true);
     expect(envelope.donnees).toMatchObject({ ok: true, motif: '', domaine: 'exemple.fr', essai: false });
     // Another key's public key does not verify it.
-    expect(verifyEnvelope(envelope, [encodeBase64(publicKeyOf(new Uint8Array(32)))], { hote: 'boutique.exemple.fr' })).toBe(false);
+    expect(
+      verifyEnvelope(envelope, [encodeBase64(publicKeyOf(new Uint8Array(32)))], { hote: 'boutique.exemple.fr' }),
+    ).toBe(false);
   });
 
   it('answers GET /healthz', async () => {
@@ -124,15 +145,20 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
     expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 400 });
   });
 
-  it('answers headers past Node\'s limit with a problem+json 431', async () => {
-    const response = await fetch(`${server.url}/api/licence`, { method: 'POST', headers: { 'X-Big': 'b'.repeat(20_000) } });
+  it("answers headers past Node's limit with a problem+json 431", async () => {
+    const response = await fetch(`${server.url}/api/licence`, {
+      method: 'POST',
+      headers: { 'X-Big': 'b'.repeat(20_000) },
+    });
     expect(response.status).toBe(431);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
     expect(await response.json()).toMatchObject({ status: 431 });
   });
 
   it('ran the purge once at start and logged the count', () => {
-    const purge = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.msg === 'daily purge: client IPs past retention erased');
+    const purge = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.msg === 'daily purge: client IPs past retention erased');
     expect(purge?.erased).toBe(0);
   });
 
@@ -171,7 +197,9 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
     const received = () => lines.filter((line) => line.includes('"msg":"request received"')).length;
     const before = received();
     const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.write(`POST /api/licence HTTP/1.1\r\nHost: x\r\nUser-Agent: ${UA}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cle"`);
+    socket.write(
+      `POST /api/licence HTTP/1.1\r\nHost: x\r\nUser-Agent: ${UA}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cle"`,
+    );
     // Wait until the server reads it (its debug line), then stop: close() must still resolve.
     await new Promise<void>((resolve) => {
       const check = (): void => {
@@ -182,7 +210,9 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
     });
     await stuck.close();
     await ended;
-    expect(lines.some((line) => line.includes('shutdown: requests still in flight, closing their connections'))).toBe(true);
+    expect(lines.some((line) => line.includes('shutdown: requests still in flight, closing their connections'))).toBe(
+      true,
+    );
   });
 
   it('never logged a key or the admin token (docs/protocol.md#privacy)', () => {

@@ -51,7 +51,9 @@ describe.skipIf(!postgres.available)('two processes on one PostgreSQL database s
       expect(limited).toHaveLength(CALLS - LIMIT);
       // The 200s are signed verdicts (an unknown key: a signed refusal, docs/protocol.md#verdict).
       for (const answer of accepted) {
-        expect(verifyEnvelope(JSON.parse(answer.text), [servers[0]?.publicKey ?? ''], { hote: 'boutique.exemple.fr' })).toBe(true);
+        expect(
+          verifyEnvelope(JSON.parse(answer.text), [servers[0]?.publicKey ?? ''], { hote: 'boutique.exemple.fr' }),
+        ).toBe(true);
       }
       // The 429s are problems (RFC 9457) that say when to come back (RFC 9110 10.2.3), in whole seconds within the window.
       for (const answer of limited) {

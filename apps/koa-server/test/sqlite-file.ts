@@ -21,7 +21,10 @@ export interface SqliteDatabase {
   close(): void;
 }
 
-type DatabaseConstructor = new (file: string, options?: { readonly readonly?: boolean; readonly fileMustExist?: boolean }) => SqliteDatabase;
+type DatabaseConstructor = new (
+  file: string,
+  options?: { readonly readonly?: boolean; readonly fileMustExist?: boolean },
+) => SqliteDatabase;
 
 const requireFromStore = createRequire(new URL('../../../packages/store-sqlite/package.json', import.meta.url));
 const Database = requireFromStore('better-sqlite3') as DatabaseConstructor;

@@ -36,7 +36,9 @@ describe('keys at rest in the SQLite file (docs/protocol.md#key-lifecycle)', () 
   it('holds each key as its SHA-256 and last four characters, never the key itself', async () => {
     await admin('/admin/products', { id: 'theme', author: 'atelier', name: 'Thème' });
     const buyer = cleOf(await admin('/admin/keys', { produit: 'theme', kind: 'buyer', sites: 2 }));
-    const trial = cleOf(await admin('/admin/keys', { produit: 'theme', kind: 'trial', expire: '2099-01-01T00:00:00Z' }));
+    const trial = cleOf(
+      await admin('/admin/keys', { produit: 'theme', kind: 'trial', expire: '2099-01-01T00:00:00Z' }),
+    );
     const dev = cleOf(await admin('/admin/keys', { produit: 'theme', kind: 'dev' }));
     const regenerated = cleOf(await admin(`/admin/keys/${buyer}/regenerate`));
     const transferred = cleOf(await admin(`/admin/keys/${trial}/transfer`));
@@ -54,7 +56,9 @@ describe('keys at rest in the SQLite file (docs/protocol.md#key-lifecycle)', () 
     for (const cle of keys) {
       const normalised = normalizeKey(cle);
       // Found by the hash of its normalised form, with the last four as its hint.
-      expect(rows.filter((row) => row.hash === sha256hex(normalised)).map((row) => row.hint)).toEqual([normalised.slice(-4)]);
+      expect(rows.filter((row) => row.hash === sha256hex(normalised)).map((row) => row.hint)).toEqual([
+        normalised.slice(-4),
+      ]);
       // No column of any row equals, or even contains, the key in either form.
       for (const row of rows) {
         for (const value of Object.values(row)) {

@@ -10,5 +10,7 @@ const { handler } = await import(bundle);
 const loaded = performance.now();
 const result = await handler(event, { awsRequestId: 'cold-start' });
 const answered = performance.now();
-process.stderr.write(`COLD ${JSON.stringify({ sinceProcessStart: started, load: loaded - started, first: answered - loaded, status: result.statusCode })}\n`);
+process.stderr.write(
+  `COLD ${JSON.stringify({ sinceProcessStart: started, load: loaded - started, first: answered - loaded, status: result.statusCode })}\n`,
+);
 await handler.close();

@@ -29,7 +29,9 @@ const binDir = await findPostgresBinDir();
 if (binDir === null) {
   // As the Koa bench's PostgreSQL row: the rest of `pnpm bench` still runs.
   console.log(`\nlambda bench: bundle size ${(bytes / 1024).toFixed(1)} KiB (${bytes} B), target < 1 MB`);
-  console.warn('lambda bench: PostgreSQL binaries not found (install postgresql or set PG_BIN_DIR): cold start and warm rows SKIPPED');
+  console.warn(
+    'lambda bench: PostgreSQL binaries not found (install postgresql or set PG_BIN_DIR): cold start and warm rows SKIPPED',
+  );
   process.exit(0);
 }
 const cluster = await startPostgres({ binDir });
@@ -55,7 +57,8 @@ try {
       body: JSON.stringify(body),
       isBase64Encoded: false,
     });
-    if (!('statusCode' in result) || typeof result.body !== 'string' || (result.statusCode ?? 500) >= 300) throw new Error(`${path}: ${JSON.stringify(result)}`);
+    if (!('statusCode' in result) || typeof result.body !== 'string' || (result.statusCode ?? 500) >= 300)
+      throw new Error(`${path}: ${JSON.stringify(result)}`);
     return JSON.parse(result.body);
   };
   const admin = { authorization: `Bearer ${env.LICENCE_ADMIN_TOKEN}` };
@@ -73,7 +76,12 @@ try {
     rawQueryString: '',
     headers: { 'content-type': 'application/json', 'user-agent': 'Bench/1.0' },
     requestContext: { http: { method: 'POST', path: '/api/licence', sourceIp: '198.51.100.1' }, stage: '$default' },
-    body: JSON.stringify({ cle, url: 'https://www.bench.exemple.fr', produit: 'bench', nonce: 'bench-nonce-0123456789' }),
+    body: JSON.stringify({
+      cle,
+      url: 'https://www.bench.exemple.fr',
+      produit: 'bench',
+      nonce: 'bench-nonce-0123456789',
+    }),
     isBase64Encoded: false,
   };
 
@@ -88,7 +96,10 @@ try {
   const child = (script, childEnv, tag) =>
     new Promise((resolve, reject) => {
       const started = performance.now();
-      const proc = spawn(process.execPath, [script], { env: { PATH: process.env.PATH ?? '', ...childEnv }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const proc = spawn(process.execPath, [script], {
+        env: { PATH: process.env.PATH ?? '', ...childEnv },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       /** @type {unknown} */
       let report;
@@ -96,14 +107,21 @@ try {
       proc.stderr.on('data', (chunk) => {
         stderr += String(chunk);
         // Only whole lines: a long report arrives in several chunks.
-        const line = stderr.split('\n').slice(0, -1).find((candidate) => candidate.startsWith(`${tag} `));
+        const line = stderr
+          .split('\n')
+          .slice(0, -1)
+          .find((candidate) => candidate.startsWith(`${tag} `));
         if (line !== undefined && report === undefined) {
           wallMs = performance.now() - started;
           report = JSON.parse(line.slice(tag.length + 1));
         }
       });
       proc.on('error', reject);
-      proc.on('close', (code) => (code === 0 && report !== undefined ? resolve({ report, wallMs }) : reject(new Error(`${script} exited ${code}: ${stderr}`))));
+      proc.on('close', (code) =>
+        code === 0 && report !== undefined
+          ? resolve({ report, wallMs })
+          : reject(new Error(`${script} exited ${code}: ${stderr}`)),
+      );
     });
 
   const coldEnv = { ...env, BUNDLE: bundle, EVENT: JSON.stringify(verification) };
@@ -112,7 +130,13 @@ try {
   for (let i = 0; i < COLD_SAMPLES; i += 1) {
     const { report, wallMs } = await child(here('cold-child.mjs'), coldEnv, 'COLD');
     const cold = coldReport(report);
-    colds.push({ load: cold.load, first: cold.first, total: cold.load + cold.first, wall: wallMs, boot: cold.sinceProcessStart });
+    colds.push({
+      load: cold.load,
+      first: cold.first,
+      total: cold.load + cold.first,
+      wall: wallMs,
+      boot: cold.sinceProcessStart,
+    });
   }
 
   const warm = warmReport((await child(here('warm-child.mjs'), { ...env, BUNDLE: bundle, CLE: cle }, 'RESULT')).report);
@@ -125,17 +149,29 @@ try {
   /** @param {number} value */
   const ms = (value) => `${value.toFixed(value < 1 ? 3 : 1)} ms`;
   /** @param {number[]} values */
-  const spread = (values) => `${ms(quantile(values, 0.5))} (min ${ms(Math.min(...values))}, max ${ms(Math.max(...values))})`;
+  const spread = (values) =>
+    `${ms(quantile(values, 0.5))} (min ${ms(Math.min(...values))}, max ${ms(Math.max(...values))})`;
   /** @param {number[]} values */
   const spreadOf = (values) => `p10 ${ms(quantile(values, 0.1))}, p90 ${ms(quantile(values, 0.9))}`;
   /** @param {number[]} values */
   const latency = (values) => `${ms(quantile(values, 0.5))} (p90 ${ms(quantile(values, 0.9))}, n=${values.length})`;
-  const pick = (/** @type {'load' | 'first' | 'total' | 'wall' | 'boot'} */ field) => colds.map((sample) => sample[field]);
+  const pick = (/** @type {'load' | 'first' | 'total' | 'wall' | 'boot'} */ field) =>
+    colds.map((sample) => sample[field]);
   const overhead = quantile(warm.roundOverheads, 0.5);
 
   const rows = [
-    ['bundle size (dist/lambda/index.mjs)', `${(bytes / 1024).toFixed(1)} KiB (${bytes} B)`, '< 1 MB', bytes < 1024 * 1024],
-    [`cold start: load bundle -> first answer, median of ${COLD_SAMPLES}`, spread(pick('total')), '< 300 ms', quantile(pick('total'), 0.5) < 300],
+    [
+      'bundle size (dist/lambda/index.mjs)',
+      `${(bytes / 1024).toFixed(1)} KiB (${bytes} B)`,
+      '< 1 MB',
+      bytes < 1024 * 1024,
+    ],
+    [
+      `cold start: load bundle -> first answer, median of ${COLD_SAMPLES}`,
+      spread(pick('total')),
+      '< 300 ms',
+      quantile(pick('total'), 0.5) < 300,
+    ],
     ['  import the bundle', spread(pick('load')), '', null],
     ['  first invocation (config, pool, connect, queries, sign)', spread(pick('first')), '', null],
     ['  (node start before the import, not counted)', spread(pick('boot')), '', null],
@@ -143,18 +179,32 @@ try {
     ['first-ever invocation on an empty database (migrations)', ms(firstEver), '', null],
     ['warm: service.handle alone (no adapter)', latency(warm.samples.service), '', null],
     ['warm: Lambda handler around that same service', latency(warm.samples.adapter), '', null],
-    ['warm: adapter overhead (paired per round, median)', `${ms(overhead)} (rounds: ${spreadOf(warm.roundOverheads)})`, '< 0.2 ms', overhead < 0.2],
-    ['  adapter steps alone + its log line (no database)', `${warm.stepsMicros.toFixed(2)} us`, '< 0.2 ms', warm.stepsMicros < 200],
+    [
+      'warm: adapter overhead (paired per round, median)',
+      `${ms(overhead)} (rounds: ${spreadOf(warm.roundOverheads)})`,
+      '< 0.2 ms',
+      overhead < 0.2,
+    ],
+    [
+      '  adapter steps alone + its log line (no database)',
+      `${warm.stepsMicros.toFixed(2)} us`,
+      '< 0.2 ms',
+      warm.stepsMicros < 200,
+    ],
     ['warm: the bundle handler (own pool, from the env)', latency(warm.samples.lambda), '', null],
     ['warm: Koa server over loopback HTTP (same request)', latency(warm.samples.koa), '', null],
   ];
   const width = Math.max(...rows.map((row) => String(row[0]).length));
   const valueWidth = Math.max(...rows.map((row) => String(row[1]).length));
-  console.log(`\nlambda bench: Node ${process.version}, ${cpus().length} cores, PostgreSQL (throwaway, loopback, fsync off); the bench, its node processes and PostgreSQL share this machine\n`);
+  console.log(
+    `\nlambda bench: Node ${process.version}, ${cpus().length} cores, PostgreSQL (throwaway, loopback, fsync off); the bench, its node processes and PostgreSQL share this machine\n`,
+  );
   console.log(`${'measure'.padEnd(width)}  ${'value'.padEnd(valueWidth)}  target`);
   console.log(`${'-'.repeat(width)}  ${'-'.repeat(valueWidth)}  ------`);
   for (const [name, value, target, met] of rows) {
-    console.log(`${String(name).padEnd(width)}  ${String(value).padEnd(valueWidth)}  ${target}${met === null ? '' : met ? ' (met)' : ' (MISSED)'}`);
+    console.log(
+      `${String(name).padEnd(width)}  ${String(value).padEnd(valueWidth)}  ${target}${met === null ? '' : met ? ' (met)' : ' (MISSED)'}`,
+    );
   }
 } finally {
   await cluster.stop();
@@ -167,7 +217,8 @@ function isRecord(value) {
 
 /** @param {unknown} value @returns {number[]} */
 function numbers(value) {
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'number')) throw new Error(`expected numbers, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'number'))
+    throw new Error(`expected numbers, got ${JSON.stringify(value)}`);
   return value;
 }
 
@@ -180,11 +231,18 @@ function coldReport(report) {
 
 /** What warm-child.mjs reports; any answer but 200 stops the bench. @param {unknown} report */
 function warmReport(report) {
-  if (!isRecord(report) || !isRecord(report.samples) || typeof report.stepsMicros !== 'number') throw new Error(`warm: ${JSON.stringify(report)}`);
-  if (JSON.stringify(report.statuses) !== '[200]') throw new Error(`warm requests answered ${JSON.stringify(report.statuses)}`);
+  if (!isRecord(report) || !isRecord(report.samples) || typeof report.stepsMicros !== 'number')
+    throw new Error(`warm: ${JSON.stringify(report)}`);
+  if (JSON.stringify(report.statuses) !== '[200]')
+    throw new Error(`warm requests answered ${JSON.stringify(report.statuses)}`);
   const { samples } = report;
   return {
-    samples: { service: numbers(samples.service), adapter: numbers(samples.adapter), lambda: numbers(samples.lambda), koa: numbers(samples.koa) },
+    samples: {
+      service: numbers(samples.service),
+      adapter: numbers(samples.adapter),
+      lambda: numbers(samples.lambda),
+      koa: numbers(samples.koa),
+    },
     roundOverheads: numbers(report.roundOverheads),
     stepsMicros: report.stepsMicros,
   };

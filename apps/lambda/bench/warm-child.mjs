@@ -18,12 +18,23 @@ import { decodeBase64 } from '@licence/core';
 import { createApp, createLogger } from '@licence/koa-server';
 import { createNodeSigner, createService } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
-import { classifyEvent, createJsonLogger, createLambdaHandler, toLambdaResult, toServiceRequest } from '../dist/index.js';
+import {
+  classifyEvent,
+  createJsonLogger,
+  createLambdaHandler,
+  toLambdaResult,
+  toServiceRequest,
+} from '../dist/index.js';
 
 const env = process.env;
 const ROUNDS = Number(env.BENCH_ROUNDS ?? 40);
 const BLOCK = Number(env.BENCH_BLOCK ?? 50);
-const body = JSON.stringify({ cle: env.CLE, url: 'https://www.bench.exemple.fr', produit: 'bench', nonce: 'bench-nonce-0123456789' });
+const body = JSON.stringify({
+  cle: env.CLE,
+  url: 'https://www.bench.exemple.fr',
+  produit: 'bench',
+  nonce: 'bench-nonce-0123456789',
+});
 const headers = { 'content-type': 'application/json', 'user-agent': 'Bench/1.0' };
 
 let counter = 0;
@@ -40,7 +51,18 @@ const event = (ip) => ({
   rawPath: '/api/licence',
   rawQueryString: '',
   headers,
-  requestContext: { accountId: 'bench', apiId: 'bench', domainName: 'bench', domainPrefix: 'bench', http: { method: 'POST', path: '/api/licence', protocol: 'HTTP/1.1', sourceIp: ip, userAgent: 'Bench/1.0' }, requestId: 'bench', routeKey: '$default', stage: '$default', time: '', timeEpoch: 0 },
+  requestContext: {
+    accountId: 'bench',
+    apiId: 'bench',
+    domainName: 'bench',
+    domainPrefix: 'bench',
+    http: { method: 'POST', path: '/api/licence', protocol: 'HTTP/1.1', sourceIp: ip, userAgent: 'Bench/1.0' },
+    requestId: 'bench',
+    routeKey: '$default',
+    stage: '$default',
+    time: '',
+    timeEpoch: 0,
+  },
   body,
   isBase64Encoded: false,
 });
@@ -83,7 +105,14 @@ const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 const koaCall = (ip) =>
   new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: '127.0.0.1', port, method: 'POST', path: '/api/licence', agent, headers: { ...headers, 'x-forwarded-for': ip, 'content-length': String(bytes.length) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/licence',
+        agent,
+        headers: { ...headers, 'x-forwarded-for': ip, 'content-length': String(bytes.length) },
+      },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode ?? 0));
@@ -104,7 +133,8 @@ const roundOverheads = [];
 const statuses = new Set();
 /** @type {Record<Variant, () => Promise<number>>} */
 const variants = {
-  service: async () => (await service.handle({ method: 'POST', path: '/api/licence', headers, body: bytes, ip: nextIp() })).status,
+  service: async () =>
+    (await service.handle({ method: 'POST', path: '/api/licence', headers, body: bytes, ip: nextIp() })).status,
   adapter: async () => {
     const result = await adapter(event(nextIp()), { awsRequestId: 'warm' });
     return 'statusCode' in result ? (result.statusCode ?? 0) : 0;
@@ -146,7 +176,10 @@ for (let i = 0; i < STEPS; i += 1) {
   if (each === null) continue;
   const request = toServiceRequest(each);
   const result = toLambdaResult(each, answer);
-  stepLogger.info({ method: request.method, route: '/api/licence', status: result.statusCode, ms: 0.5, requestId: 'warm' }, 'request');
+  stepLogger.info(
+    { method: request.method, route: '/api/licence', status: result.statusCode, ms: 0.5, requestId: 'warm' },
+    'request',
+  );
   sink += request.path.length + (result.statusCode ?? 0);
 }
 const stepsMicros = ((performance.now() - stepsStarted) * 1000) / STEPS;

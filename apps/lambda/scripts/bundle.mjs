@@ -39,13 +39,21 @@ export async function bundleLambda(options = {}) {
     // itself answers, so pg decides "not Workers" at once. Only pg reads `navigator` here (the
     // bundle test checks the bundle still answers on PostgreSQL).
     define: { navigator: '{"userAgent":"Node.js"}' },
-    banner: { js: "import { createRequire as __licenceCreateRequire } from 'node:module'; const require = __licenceCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __licenceCreateRequire } from 'node:module'; const require = __licenceCreateRequire(import.meta.url);",
+    },
     metafile: true,
     logLevel: 'warning',
   });
   const inputs = Object.keys(result.metafile.inputs);
   // What the bundle still imports at run time: Node's built-ins (and pg-native, never loaded).
-  const externals = [...new Set(Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path)))];
+  const externals = [
+    ...new Set(
+      Object.values(result.metafile.outputs).flatMap((output) =>
+        output.imports.filter((entry) => entry.external).map((entry) => entry.path),
+      ),
+    ),
+  ];
   return { file: outfile, bytes: statSync(outfile).size, inputs, externals };
 }
 
@@ -64,6 +72,8 @@ export function packageOf(input) {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { file, bytes, inputs } = await bundleLambda();
   const packages = [...new Set(inputs.map(packageOf).filter((name) => name !== null))].sort();
-  console.log(`lambda bundle: ${relative(process.cwd(), file)} ${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes), ${inputs.length} modules`);
+  console.log(
+    `lambda bundle: ${relative(process.cwd(), file)} ${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes), ${inputs.length} modules`,
+  );
   console.log(`  packages inside: ${packages.join(', ')}`);
 }

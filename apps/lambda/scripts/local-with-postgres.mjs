@@ -31,7 +31,9 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const binDir = await findPostgresBinDir();
 if (binDir === null) {
-  process.stderr.write('local:pg: PostgreSQL server binaries (initdb, pg_ctl) not found: install postgresql or set PG_BIN_DIR\n');
+  process.stderr.write(
+    'local:pg: PostgreSQL server binaries (initdb, pg_ctl) not found: install postgresql or set PG_BIN_DIR\n',
+  );
   process.exit(1);
 }
 
@@ -42,7 +44,10 @@ if (binDir === null) {
  */
 function publicKeyOf(seed) {
   const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]);
-  const spki = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' });
+  const spki = createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({
+    format: 'der',
+    type: 'spki',
+  });
   return spki.subarray(spki.length - 32).toString('base64');
 }
 
@@ -65,7 +70,9 @@ let runner;
 try {
   runner = await lambda.startLocalRunner({ handler, host: process.env.HOST ?? '127.0.0.1', port, logger });
 } catch (error) {
-  process.stderr.write(`local:pg: the local runner could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `local:pg: the local runner could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   await handler.close();
   await cluster.stop();
   process.exit(1);
@@ -104,10 +111,14 @@ async function stop(signal) {
       await step();
     } catch (error) {
       failed = true;
-      process.stderr.write(`local:pg: stopping the ${what}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `local:pg: stopping the ${what}: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     }
   }
-  process.stderr.write(failed ? 'local:pg: stopped, with errors\n' : 'local:pg: stopped; the cluster and its folder are gone\n');
+  process.stderr.write(
+    failed ? 'local:pg: stopped, with errors\n' : 'local:pg: stopped; the cluster and its folder are gone\n',
+  );
   process.exit(failed ? 1 : 0);
 }
 process.on('SIGINT', (signal) => void stop(signal));

@@ -31,7 +31,11 @@ function setUp(service?: Service) {
   return { lines, handler: createLambdaHandler({ service: service ?? real, logger }) };
 }
 
-const v2 = (path: string, body: string, headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Product/1.0' }) => ({
+const v2 = (
+  path: string,
+  body: string,
+  headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Product/1.0' },
+) => ({
   version: '2.0',
   rawPath: path,
   headers,
@@ -43,40 +47,63 @@ const v2 = (path: string, body: string, headers: Record<string, string> = { 'con
 describe('createLambdaHandler({ service })', () => {
   it('answers an event with the signed verdict and logs one line: method, route, status, ms, requestId', async () => {
     const { handler, lines } = setUp();
-    const result = await handler(v2('/api/licence', JSON.stringify({ cle: KEY, url: 'https://exemple.fr' })), { awsRequestId: 'req-1' });
+    const result = await handler(v2('/api/licence', JSON.stringify({ cle: KEY, url: 'https://exemple.fr' })), {
+      awsRequestId: 'req-1',
+    });
     if (!('statusCode' in result) || typeof result.body !== 'string') throw new Error('not an HTTP result');
     expect(result.statusCode).toBe(200);
     expect(verifyEnvelope(JSON.parse(result.body), [keys.publicKey], { hote: 'exemple.fr' })).toBe(true);
     const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(entries.filter((entry) => entry.msg === 'request')).toEqual([
-      { level: 30, time: expect.any(Number), method: 'POST', route: '/api/licence', status: 200, ms: expect.any(Number), requestId: 'req-1', msg: 'request' },
+      {
+        level: 30,
+        time: expect.any(Number),
+        method: 'POST',
+        route: '/api/licence',
+        status: 200,
+        ms: expect.any(Number),
+        requestId: 'req-1',
+        msg: 'request',
+      },
     ]);
     expect(lines.filter((line) => line.includes(KEY) || line.includes(KEY.replaceAll('-', '')))).toEqual([]);
   });
 
   it('logs an admin path as /admin/*, never the key it holds', async () => {
     const { handler, lines } = setUp();
-    const result = await handler({ ...v2(`/admin/keys/${KEY}`, ''), requestContext: { http: { method: 'GET', path: '/x', sourceIp: '203.0.113.5' } } });
+    const result = await handler({
+      ...v2(`/admin/keys/${KEY}`, ''),
+      requestContext: { http: { method: 'GET', path: '/x', sourceIp: '203.0.113.5' } },
+    });
     expect('statusCode' in result && result.statusCode).toBe(401);
     expect(lines.some((line) => line.includes('"route":"/admin/*"'))).toBe(true);
     expect(lines.filter((line) => line.includes('ABCDE'))).toEqual([]);
   });
 
   it('a fault that escapes the service is a 500 problem and an error line, never a signed refusal', async () => {
-    const broken: Service = { handle: () => Promise.reject(new Error('bug of the day')), purge: () => Promise.resolve(0) };
+    const broken: Service = {
+      handle: () => Promise.reject(new Error('bug of the day')),
+      purge: () => Promise.resolve(0),
+    };
     const { handler, lines } = setUp(broken);
     const result = await handler(v2('/api/licence', '{}'));
     if (!('statusCode' in result) || typeof result.body !== 'string') throw new Error('not an HTTP result');
     expect(result.statusCode).toBe(500);
     expect(JSON.parse(result.body)).toMatchObject({ type: 'https://licence.dev/problems/internal-error', status: 500 });
     expect(result.body).not.toContain('signature');
-    const errors = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.level === 50);
-    expect(errors).toMatchObject([{ msg: 'request failed', route: '/api/licence', err: { name: 'Error', message: 'bug of the day' } }]);
+    const errors = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.level === 50);
+    expect(errors).toMatchObject([
+      { msg: 'request failed', route: '/api/licence', err: { name: 'Error', message: 'bug of the day' } },
+    ]);
   });
 
   it('runs the purge on the daily schedule, and close() is harmless for a service it does not own', async () => {
     const { handler, lines } = setUp();
-    expect(await handler({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }, { awsRequestId: 'cron' })).toEqual({ erased: 0 });
+    expect(
+      await handler({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} }, { awsRequestId: 'cron' }),
+    ).toEqual({ erased: 0 });
     expect(lines.some((line) => line.includes('"msg":"purge"'))).toBe(true);
     await handler.close();
     const again = await handler(v2('/healthz', ''));

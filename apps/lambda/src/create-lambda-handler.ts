@@ -65,7 +65,8 @@ export function createLambdaHandler(options: CreateLambdaHandlerOptions): Lambda
   let opened: LambdaRuntime | undefined;
 
   const runtime = (): Promise<LambdaRuntime> => {
-    if ('service' in options) return Promise.resolve({ service: options.service, publicKey: '', close: () => Promise.resolve() });
+    if ('service' in options)
+      return Promise.resolve({ service: options.service, publicKey: '', close: () => Promise.resolve() });
     opening ??= open(options, logger).then(
       (value) => {
         opened = value;
@@ -80,7 +81,10 @@ export function createLambdaHandler(options: CreateLambdaHandlerOptions): Lambda
     return opening;
   };
 
-  const handler = async (event: unknown, context?: Pick<Context, 'awsRequestId'>): Promise<LambdaHttpResult | PurgeResult> => {
+  const handler = async (
+    event: unknown,
+    context?: Pick<Context, 'awsRequestId'>,
+  ): Promise<LambdaHttpResult | PurgeResult> => {
     const requestId = context?.awsRequestId;
     if (isScheduledEvent(event)) return purge(runtime, logger, requestId);
     const started = performance.now();
@@ -88,10 +92,24 @@ export function createLambdaHandler(options: CreateLambdaHandlerOptions): Lambda
     if (classified === null) {
       logger.warn({ requestId }, 'not an HTTP event of API Gateway, a Function URL or an ALB: answered 400');
       const response = notAnHttpEventResponse();
-      return { statusCode: response.status, headers: { ...response.headers }, body: response.body, isBase64Encoded: false };
+      return {
+        statusCode: response.status,
+        headers: { ...response.headers },
+        body: response.body,
+        isBase64Encoded: false,
+      };
     }
     const { result, method, route } = await answer(classified, runtime, logger, requestId);
-    logger.info({ method, route, status: result.statusCode, ms: Math.round((performance.now() - started) * 100) / 100, requestId }, 'request');
+    logger.info(
+      {
+        method,
+        route,
+        status: result.statusCode,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        requestId,
+      },
+      'request',
+    );
     return result;
   };
 
@@ -126,7 +144,8 @@ async function answer(
       if (!(error instanceof RuntimeOpenError)) throw error;
       // One line per cause, each naming its variable (docs/protocol.md#configuration), on every
       // invocation until fixed.
-      for (const line of error.lines) logger.error({ requestId, status: error.status, variable: variableOf(line) }, line);
+      for (const line of error.lines)
+        logger.error({ requestId, status: error.status, variable: variableOf(line) }, line);
       return { result: toLambdaResult(classified, faultResponse(error.status, path)), method, route };
     }
     const response = await service.handle(request);
@@ -157,14 +176,19 @@ async function open(
  * A failure REJECTS (after its log lines): the invocation is then marked failed, so EventBridge
  * retries it and a CloudWatch alarm on the function's errors sees it.
  */
-async function purge(runtime: () => Promise<LambdaRuntime>, logger: Logger, requestId: string | undefined): Promise<PurgeResult> {
+async function purge(
+  runtime: () => Promise<LambdaRuntime>,
+  logger: Logger,
+  requestId: string | undefined,
+): Promise<PurgeResult> {
   try {
     const erased = await (await runtime()).service.purge();
     logger.info({ requestId, erased }, 'purge');
     return { erased };
   } catch (error) {
     if (error instanceof RuntimeOpenError) {
-      for (const line of error.lines) logger.error({ requestId, status: error.status, variable: variableOf(line) }, line);
+      for (const line of error.lines)
+        logger.error({ requestId, status: error.status, variable: variableOf(line) }, line);
     } else {
       logger.error({ requestId, err: describeError(error) }, 'purge failed');
     }

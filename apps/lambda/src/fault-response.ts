@@ -32,7 +32,11 @@ export function notAnHttpEventResponse(): ServiceResponse {
     status: 400,
     headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' },
     body: JSON.stringify(
-      problemBody('invalid-request', 'not an event of API Gateway (REST or HTTP API), a Lambda Function URL or an Application Load Balancer', 400),
+      problemBody(
+        'invalid-request',
+        'not an event of API Gateway (REST or HTTP API), a Lambda Function URL or an Application Load Balancer',
+        400,
+      ),
     ),
   };
 }

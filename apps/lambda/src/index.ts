@@ -6,7 +6,14 @@ export { createLambdaHandler } from './create-lambda-handler.js';
 export type { CreateLambdaHandlerOptions, LambdaHandler, PurgeResult } from './create-lambda-handler.js';
 export { classifyEvent, isScheduledEvent } from './lambda-event.js';
 export type { ClassifiedEvent, EventKind, LambdaHttpEvent } from './lambda-event.js';
-export { clientAddress, requestBody, requestHeaders, requestMethod, requestPath, toServiceRequest } from './to-service-request.js';
+export {
+  clientAddress,
+  requestBody,
+  requestHeaders,
+  requestMethod,
+  requestPath,
+  toServiceRequest,
+} from './to-service-request.js';
 export { hasMultiValueHeaders, statusDescription, toLambdaResult } from './to-lambda-result.js';
 export type { LambdaHttpResult } from './to-lambda-result.js';
 export { faultResponse } from './fault-response.js';

@@ -10,18 +10,34 @@ describe('createJsonLogger (docs/protocol.md#privacy: no key, signing key or tok
   it("writes pino's fields: level number, time, the fields, msg", () => {
     const { lines, logger } = capture('info');
     logger.info({ route: '/api/licence', status: 200 }, 'request');
-    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([{ level: 30, time: 1795342440000, route: '/api/licence', status: 200, msg: 'request' }]);
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { level: 30, time: 1795342440000, route: '/api/licence', status: 200, msg: 'request' },
+    ]);
   });
 
   it('redacts the secret fields at the top level and two levels down, as the Koa server does', () => {
     const { lines, logger } = capture('debug');
     logger.warn(
-      { cle: 'ABCDE-FGHJK', token: 'tok-123', req: { headers: { authorization: 'Bearer tok-456' } }, body: { cle: 'KLMNP' }, config: { signingKey: 'c2VlZA==', adminToken: 'adm-789' }, seed: 'c2VlZDI=', hint: 'HJK2' },
+      {
+        cle: 'ABCDE-FGHJK',
+        token: 'tok-123',
+        req: { headers: { authorization: 'Bearer tok-456' } },
+        body: { cle: 'KLMNP' },
+        config: { signingKey: 'c2VlZA==', adminToken: 'adm-789' },
+        seed: 'c2VlZDI=',
+        hint: 'HJK2',
+      },
       'careless',
     );
     const line = lines[0] ?? '';
-    for (const secret of ['ABCDE', 'tok-123', 'tok-456', 'KLMNP', 'c2VlZA', 'adm-789', 'c2VlZDI']) expect(line).not.toContain(secret);
-    expect(JSON.parse(line)).toMatchObject({ cle: '[redacted]', hint: 'HJK2', req: { headers: { authorization: '[redacted]' } }, level: 40 });
+    for (const secret of ['ABCDE', 'tok-123', 'tok-456', 'KLMNP', 'c2VlZA', 'adm-789', 'c2VlZDI'])
+      expect(line).not.toContain(secret);
+    expect(JSON.parse(line)).toMatchObject({
+      cle: '[redacted]',
+      hint: 'HJK2',
+      req: { headers: { authorization: '[redacted]' } },
+      level: 40,
+    });
   });
 
   it('filters by level; silent writes nothing', () => {
@@ -42,6 +58,10 @@ describe('createJsonLogger (docs/protocol.md#privacy: no key, signing key or tok
     logger.error({ err: new TypeError('boom'), count: 10n }, 'odd');
     logger.error({ cycle }, 'cyclic');
     expect(JSON.parse(lines[0] ?? '')).toMatchObject({ err: { name: 'TypeError', message: 'boom' }, count: '10' });
-    expect(JSON.parse(lines[1] ?? '')).toMatchObject({ level: 50, msg: 'cyclic', logError: expect.stringContaining('circular') });
+    expect(JSON.parse(lines[1] ?? '')).toMatchObject({
+      level: 50,
+      msg: 'cyclic',
+      logError: expect.stringContaining('circular'),
+    });
   });
 });

@@ -38,7 +38,12 @@ export function createJsonLogger(options: JsonLoggerOptions): Logger {
     (level: number) =>
     (fields: Record<string, unknown>, message?: string): void => {
       if (level < threshold) return;
-      const entry = { level, time: now(), ...redactRecord(fields, 0), ...(message === undefined ? {} : { msg: message }) };
+      const entry = {
+        level,
+        time: now(),
+        ...redactRecord(fields, 0),
+        ...(message === undefined ? {} : { msg: message }),
+      };
       write(stringify(entry));
     };
   return { debug: log(20), info: log(30), warn: log(40), error: log(50) };
@@ -66,6 +71,11 @@ function stringify(entry: Record<string, unknown>): string {
     return JSON.stringify(entry, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
   } catch (error) {
     // A cycle: keep the line, say why its fields are missing.
-    return JSON.stringify({ level: entry.level, time: entry.time, msg: entry.msg, logError: error instanceof Error ? error.message : String(error) });
+    return JSON.stringify({
+      level: entry.level,
+      time: entry.time,
+      msg: entry.msg,
+      logError: error instanceof Error ? error.message : String(error),
+    });
   }
 }

@@ -15,7 +15,10 @@ function errorsOf(env: Environment): readonly string[] {
 
 describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () => {
   it('reads a complete environment', () => {
-    const result = loadLambdaConfig({ ...BASE, LICENCE_ADMIN_TOKEN: ' a-long-enough-token ', TRUST_PROXY: '10.0.0.0/8, loopback', LOG_LEVEL: 'WARN' }, '/var/task');
+    const result = loadLambdaConfig(
+      { ...BASE, LICENCE_ADMIN_TOKEN: ' a-long-enough-token ', TRUST_PROXY: '10.0.0.0/8, loopback', LOG_LEVEL: 'WARN' },
+      '/var/task',
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.config.databaseUrl).toBe(BASE.DATABASE_URL);
@@ -27,7 +30,10 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
 
   it('defaults: admin API off, no proxy trusted, info; an empty variable is unset', () => {
     const result = loadLambdaConfig({ ...BASE, LICENCE_ADMIN_TOKEN: '', TRUST_PROXY: ' ', LOG_LEVEL: '' }, '/var/task');
-    expect(result).toMatchObject({ ok: true, config: { adminToken: undefined, trustProxy: undefined, logLevel: 'info' } });
+    expect(result).toMatchObject({
+      ok: true,
+      config: { adminToken: undefined, trustProxy: undefined, logLevel: 'info' },
+    });
   });
 
   it('DATABASE_URL and a signing key are required here (no lasting disk), each named in its own line', () => {
@@ -43,13 +49,23 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
       ok: true,
       config: { signingKey: { kind: 'file', path: '/var/task/keys/signing-key' } },
     });
-    expect(errorsOf({ ...env, LICENCE_SIGNING_KEY_FILE: 'a\0b' })).toEqual(['LICENCE_SIGNING_KEY_FILE: holds a NUL character']);
+    expect(errorsOf({ ...env, LICENCE_SIGNING_KEY_FILE: 'a\0b' })).toEqual([
+      'LICENCE_SIGNING_KEY_FILE: holds a NUL character',
+    ]);
   });
 
   it('never shows the value of a secret in an error line', () => {
-    const secrets = { DATABASE_URL: 'mysql://u:topsecret-db@h/d', LICENCE_SIGNING_KEY: 'dG9wc2VjcmV0LWtleQ==', LICENCE_ADMIN_TOKEN: 'topsecret-t' };
+    const secrets = {
+      DATABASE_URL: 'mysql://u:topsecret-db@h/d',
+      LICENCE_SIGNING_KEY: 'dG9wc2VjcmV0LWtleQ==',
+      LICENCE_ADMIN_TOKEN: 'topsecret-t',
+    };
     const errors = errorsOf(secrets);
-    expect(errors.map((line) => line.split(':')[0])).toEqual(['DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_ADMIN_TOKEN']);
+    expect(errors.map((line) => line.split(':')[0])).toEqual([
+      'DATABASE_URL',
+      'LICENCE_SIGNING_KEY',
+      'LICENCE_ADMIN_TOKEN',
+    ]);
     for (const value of Object.values(secrets)) expect(errors.join('\n')).not.toContain(value);
   });
 });
@@ -59,7 +75,9 @@ describe('parseLogLevel', () => {
     expect(parseLogLevel(undefined)).toBe('info');
     expect(parseLogLevel('Debug')).toBe('debug');
     expect(parseLogLevel('silent')).toBe('silent');
-    expect(parseLogLevel('loud')).toEqual({ error: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"' });
+    expect(parseLogLevel('loud')).toEqual({
+      error: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    });
   });
 });
 
@@ -75,20 +93,36 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
     { ...BASE, LICENCE_SIGNING_KEY_FILE: '/run/secrets/key' },
     { ...BASE, LICENCE_ADMIN_TOKEN: 'x'.repeat(15) },
     { ...BASE, LICENCE_ADMIN_TOKEN: 'x'.repeat(16) },
-    ...['1', '32', '33', 'true', 'false', '0', '10.0.0.0/8', '10.0.0.0/33', 'loopback,uniquelocal', '::1, 2001:db8::/32', 'a,,b', 'nonsense'].map((value) => ({ ...BASE, TRUST_PROXY: value })),
+    ...[
+      '1',
+      '32',
+      '33',
+      'true',
+      'false',
+      '0',
+      '10.0.0.0/8',
+      '10.0.0.0/33',
+      'loopback,uniquelocal',
+      '::1, 2001:db8::/32',
+      'a,,b',
+      'nonsense',
+    ].map((value) => ({ ...BASE, TRUST_PROXY: value })),
     ...['trace', 'INFO', 'verbose'].map((value) => ({ ...BASE, LOG_LEVEL: value })),
   ];
 
-  it.each(environments.map((env) => [JSON.stringify(env).replace(SEED, '<seed>'), env] as const))('%s', (_label, env) => {
-    const koa = loadConfig(env, '/var/task');
-    const lambda = loadLambdaConfig(env, '/var/task');
-    expect(lambda.ok ? [] : lambda.errors).toEqual(koa.ok ? [] : koa.errors);
-    if (koa.ok && lambda.ok) {
-      expect(lambda.config.trustProxy).toEqual(koa.config.trustProxy);
-      expect(lambda.config.adminToken).toBe(koa.config.adminToken);
-      expect(lambda.config.logLevel).toBe(koa.config.logLevel);
-      expect(lambda.config.signingKey).toEqual(koa.config.signingKey);
-      expect(koa.config.database).toEqual({ kind: 'postgres', url: lambda.config.databaseUrl });
-    }
-  });
+  it.each(environments.map((env) => [JSON.stringify(env).replace(SEED, '<seed>'), env] as const))(
+    '%s',
+    (_label, env) => {
+      const koa = loadConfig(env, '/var/task');
+      const lambda = loadLambdaConfig(env, '/var/task');
+      expect(lambda.ok ? [] : lambda.errors).toEqual(koa.ok ? [] : koa.errors);
+      if (koa.ok && lambda.ok) {
+        expect(lambda.config.trustProxy).toEqual(koa.config.trustProxy);
+        expect(lambda.config.adminToken).toBe(koa.config.adminToken);
+        expect(lambda.config.logLevel).toBe(koa.config.logLevel);
+        expect(lambda.config.signingKey).toEqual(koa.config.signingKey);
+        expect(koa.config.database).toEqual({ kind: 'postgres', url: lambda.config.databaseUrl });
+      }
+    },
+  );
 });

@@ -18,7 +18,6 @@ import type { LogLevel, TrustProxy } from '@licence/service';
  * (docs/protocol.md#configuration).
  */
 
-
 export type SigningKeySource =
   /** `LICENCE_SIGNING_KEY`: the 32-byte seed itself, decoded. */
   | { readonly kind: 'inline'; readonly seed: Uint8Array }
@@ -80,7 +79,9 @@ export function loadLambdaConfig(env: Environment, cwd: string): LambdaConfigRes
 
   const adminToken = read(env, 'LICENCE_ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
-    errors.push(`LICENCE_ADMIN_TOKEN: must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters, got ${adminToken.length} (value not shown)`);
+    errors.push(
+      `LICENCE_ADMIN_TOKEN: must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters, got ${adminToken.length} (value not shown)`,
+    );
   }
 
   const trust = parseTrustProxy(read(env, 'TRUST_PROXY'));
@@ -89,7 +90,7 @@ export function loadLambdaConfig(env: Environment, cwd: string): LambdaConfigRes
   const level = parseLogLevel(read(env, 'LOG_LEVEL'));
   if (typeof level === 'object') errors.push(level.error);
 
-  if (errors.length > 0 || signingKey === undefined || !trust.ok || typeof level === 'object') return { ok: false, errors };
+  if (errors.length > 0 || signingKey === undefined || !trust.ok || typeof level === 'object')
+    return { ok: false, errors };
   return { ok: true, config: { databaseUrl, signingKey, adminToken, trustProxy: trust.value, logLevel: level } };
 }
-

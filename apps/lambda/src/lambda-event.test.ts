@@ -19,12 +19,29 @@ describe('classifyEvent', () => {
   });
 
   it('reads an HTTP API payload 1.0 event (version "1.0") as the REST shape it is', () => {
-    const event = { version: '1.0', httpMethod: 'POST', path: '/api/licence', headers: {}, requestContext: { identity: { sourceIp: '192.0.2.1' } } };
+    const event = {
+      version: '1.0',
+      httpMethod: 'POST',
+      path: '/api/licence',
+      headers: {},
+      requestContext: { identity: { sourceIp: '192.0.2.1' } },
+    };
     expect(classifyEvent(event)?.kind).toBe('rest');
   });
 
   it('is null for anything else: no requestContext, no method, a schedule, not an object', () => {
-    for (const event of [null, undefined, 'text', 42, [], {}, { requestContext: {} }, { httpMethod: 'GET', path: '/' }, { requestContext: { http: { method: 'GET' } } }, { source: 'aws.events', 'detail-type': 'Scheduled Event' }]) {
+    for (const event of [
+      null,
+      undefined,
+      'text',
+      42,
+      [],
+      {},
+      { requestContext: {} },
+      { httpMethod: 'GET', path: '/' },
+      { requestContext: { http: { method: 'GET' } } },
+      { source: 'aws.events', 'detail-type': 'Scheduled Event' },
+    ]) {
       expect(classifyEvent(event)).toBeNull();
     }
   });
@@ -33,7 +50,9 @@ describe('classifyEvent', () => {
 describe('isScheduledEvent', () => {
   it('is true for an EventBridge schedule only', () => {
     expect(isScheduledEvent({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} })).toBe(true);
-    expect(isScheduledEvent({ source: 'aws.events', 'detail-type': 'EC2 Instance State-change Notification' })).toBe(false);
+    expect(isScheduledEvent({ source: 'aws.events', 'detail-type': 'EC2 Instance State-change Notification' })).toBe(
+      false,
+    );
     expect(isScheduledEvent(sample('apigw-request.json'))).toBe(false);
     expect(isScheduledEvent(null)).toBe(false);
   });

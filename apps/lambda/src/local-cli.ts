@@ -26,7 +26,9 @@ async function main(): Promise<void> {
     void runner
       .close()
       .then(() => handler.close())
-      .catch((error: unknown) => process.stderr.write(`closing: ${error instanceof Error ? error.message : String(error)}\n`));
+      .catch((error: unknown) =>
+        process.stderr.write(`closing: ${error instanceof Error ? error.message : String(error)}\n`),
+      );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -39,7 +39,10 @@ export async function startLocalRunner(options: LocalRunnerOptions): Promise<Loc
   const server = createServer((request, response) => {
     serve(request, response, options).catch((error: unknown) => {
       // The answer could not even be written (the client left): nothing to send, only to log.
-      options.logger?.error({ err: error instanceof Error ? error.message : String(error) }, 'local runner: answer failed');
+      options.logger?.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        'local runner: answer failed',
+      );
       response.destroy();
     });
   });
@@ -80,7 +83,10 @@ async function serve(request: IncomingMessage, response: ServerResponse, options
     result = await options.handler(toHttpApiEvent(request, body));
   } catch (error) {
     // A handler that throws is a 500 `{"message":"Internal Server Error"}` behind API Gateway.
-    options.logger?.error({ err: error instanceof Error ? error.message : String(error) }, 'local runner: the handler threw');
+    options.logger?.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      'local runner: the handler threw',
+    );
     writeJson(response, 500, { message: 'Internal Server Error' });
     return;
   }
@@ -94,14 +100,21 @@ async function serve(request: IncomingMessage, response: ServerResponse, options
  * type (JSON, text), and as base64 otherwise, which is what an HTTP API does with a body it cannot
  * tell is text: both paths of the adapter run.
  */
-export function toHttpApiEvent(request: IncomingMessage, body: Uint8Array, now: Date = new Date()): APIGatewayProxyEventV2 {
+export function toHttpApiEvent(
+  request: IncomingMessage,
+  body: Uint8Array,
+  now: Date = new Date(),
+): APIGatewayProxyEventV2 {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const headers: Record<string, string> = {};
   let cookies: string[] = [];
   for (const [name, values] of Object.entries(request.headersDistinct)) {
     if (values === undefined) continue;
     if (name === 'cookie') {
-      cookies = values.flatMap((value) => value.split(';')).map((cookie) => cookie.trim()).filter((cookie) => cookie !== '');
+      cookies = values
+        .flatMap((value) => value.split(';'))
+        .map((cookie) => cookie.trim())
+        .filter((cookie) => cookie !== '');
       continue;
     }
     headers[name] = values.join(',');
@@ -147,7 +160,8 @@ export function toHttpApiEvent(request: IncomingMessage, body: Uint8Array, now: 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 function asText(body: Uint8Array, contentType: string | undefined): string | undefined {
-  if (contentType === undefined || !/^\s*(application\/([a-z0-9.+-]*\+)?json|text\/)/i.test(contentType)) return undefined;
+  if (contentType === undefined || !/^\s*(application\/([a-z0-9.+-]*\+)?json|text\/)/i.test(contentType))
+    return undefined;
   try {
     return utf8.decode(body);
   } catch {
@@ -189,10 +203,12 @@ function writeResult(response: ServerResponse, result: unknown): void {
   const headers: Record<string, string | string[]> = {};
   if (isRecord(result.headers)) {
     for (const [name, value] of Object.entries(result.headers)) {
-      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') headers[name] = String(value);
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+        headers[name] = String(value);
     }
   }
-  if (Array.isArray(result.cookies)) headers['set-cookie'] = result.cookies.filter((cookie) => typeof cookie === 'string');
+  if (Array.isArray(result.cookies))
+    headers['set-cookie'] = result.cookies.filter((cookie) => typeof cookie === 'string');
   const text = typeof result.body === 'string' ? result.body : '';
   const bytes = result.isBase64Encoded === true ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   response.writeHead(result.statusCode, { ...headers, 'content-length': String(bytes.length) });

@@ -54,7 +54,10 @@ const randomBytes: RandomBytes = (length) => new Uint8Array(nodeRandomBytes(leng
  * (`openPostgres` applies pending migrations at open: a first invocation on an empty database
  * creates the schema), and the service over them.
  */
-export async function openLambdaRuntime(config: LambdaConfig, options: OpenLambdaRuntimeOptions): Promise<LambdaRuntime> {
+export async function openLambdaRuntime(
+  config: LambdaConfig,
+  options: OpenLambdaRuntimeOptions,
+): Promise<LambdaRuntime> {
   const seed = config.signingKey.kind === 'inline' ? config.signingKey.seed : readSeedFile(config.signingKey.path);
   const { logger } = options;
   let backend: Awaited<ReturnType<typeof openPostgres>>;
@@ -85,7 +88,9 @@ export async function openLambdaRuntime(config: LambdaConfig, options: OpenLambd
   } catch (error) {
     // createService checks its options once; the config loader already did, so this is a bug.
     await backend.close();
-    throw new RuntimeOpenError(500, [`createService: ${error instanceof Error ? error.message : String(error)}`], { cause: error });
+    throw new RuntimeOpenError(500, [`createService: ${error instanceof Error ? error.message : String(error)}`], {
+      cause: error,
+    });
   }
   logger.info({ database: describeDatabase(config.databaseUrl), publicKey }, 'licence service ready');
   return { service, publicKey, close: () => backend.close() };

@@ -6,7 +6,10 @@ import type { ClassifiedEvent } from './lambda-event.js';
 import { hasMultiValueHeaders, statusDescription, toLambdaResult } from './to-lambda-result.js';
 
 function classified(file: string, change: Record<string, unknown> = {}): ClassifiedEvent {
-  const result = classifyEvent({ ...readExternalJson<Record<string, unknown>>(`aws-lambda-events/${file}`), ...change });
+  const result = classifyEvent({
+    ...readExternalJson<Record<string, unknown>>(`aws-lambda-events/${file}`),
+    ...change,
+  });
   if (result === null) throw new Error(`${file}: not an HTTP event`);
   return result;
 }
@@ -16,13 +19,21 @@ const verdict: ServiceResponse = {
   headers: { 'Cache-Control': 'no-store', 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' },
   body: '{"donnees":{},"signature":"x"}',
 };
-const limited: ServiceResponse = { status: 429, headers: { 'Retry-After': '12', 'Content-Type': 'application/problem+json' }, body: '{}' };
+const limited: ServiceResponse = {
+  status: 429,
+  headers: { 'Retry-After': '12', 'Content-Type': 'application/problem+json' },
+  body: '{}',
+};
 
 describe('toLambdaResult', () => {
   it('REST with multiValueHeaders in the event: multiValueHeaders only, isBase64Encoded false', () => {
     expect(toLambdaResult(classified('apigw-request.json'), verdict)).toEqual({
       statusCode: 200,
-      multiValueHeaders: { 'Cache-Control': ['no-store'], 'Content-Type': ['application/json'], 'Access-Control-Allow-Origin': ['*'] },
+      multiValueHeaders: {
+        'Cache-Control': ['no-store'],
+        'Content-Type': ['application/json'],
+        'Access-Control-Allow-Origin': ['*'],
+      },
       body: verdict.body,
       isBase64Encoded: false,
     });
@@ -39,12 +50,21 @@ describe('toLambdaResult', () => {
 
   it('HTTP API and Function URL: headers, no statusDescription, no multiValueHeaders', () => {
     for (const file of ['apigw-v2-request-jwt-authorizer.json', 'lambda-urls-request.json']) {
-      expect(toLambdaResult(classified(file), verdict)).toEqual({ statusCode: 200, headers: verdict.headers, body: verdict.body, isBase64Encoded: false });
+      expect(toLambdaResult(classified(file), verdict)).toEqual({
+        statusCode: 200,
+        headers: verdict.headers,
+        body: verdict.body,
+        isBase64Encoded: false,
+      });
     }
   });
 
   it('HTTP API: a Set-Cookie header becomes `cookies` (the only way payload 2.0 sends several)', () => {
-    const withCookie: ServiceResponse = { status: 204, headers: { 'Set-Cookie': 'a=1; Secure', 'Cache-Control': 'no-store' }, body: '' };
+    const withCookie: ServiceResponse = {
+      status: 204,
+      headers: { 'Set-Cookie': 'a=1; Secure', 'Cache-Control': 'no-store' },
+      body: '',
+    };
     expect(toLambdaResult(classified('apigw-v2-request-iam.json'), withCookie)).toEqual({
       statusCode: 204,
       headers: { 'Cache-Control': 'no-store' },

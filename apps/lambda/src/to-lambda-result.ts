@@ -33,9 +33,17 @@ export function toLambdaResult(classified: ClassifiedEvent, response: ServiceRes
     return { statusCode: status, headers, ...(cookies.length === 0 ? {} : { cookies }), body, isBase64Encoded: false };
   }
   const multiValue = hasMultiValueHeaders(classified);
-  const headerFields = multiValue ? { multiValueHeaders: toMultiValue(response.headers) } : { headers: { ...response.headers } };
+  const headerFields = multiValue
+    ? { multiValueHeaders: toMultiValue(response.headers) }
+    : { headers: { ...response.headers } };
   if (classified.kind === 'alb') {
-    return { statusCode: status, statusDescription: statusDescription(status), ...headerFields, body, isBase64Encoded: false };
+    return {
+      statusCode: status,
+      statusDescription: statusDescription(status),
+      ...headerFields,
+      body,
+      isBase64Encoded: false,
+    };
   }
   return { statusCode: status, ...headerFields, body, isBase64Encoded: false };
 }

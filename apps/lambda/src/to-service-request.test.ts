@@ -9,7 +9,8 @@ function classified(event: unknown): ClassifiedEvent {
   if (result === null) throw new Error(`not an HTTP event: ${JSON.stringify(event)}`);
   return result;
 }
-const sample = (file: string): Record<string, unknown> => readExternalJson<Record<string, unknown>>(`aws-lambda-events/${file}`);
+const sample = (file: string): Record<string, unknown> =>
+  readExternalJson<Record<string, unknown>>(`aws-lambda-events/${file}`);
 function contextOf(event: Record<string, unknown>): Record<string, unknown> {
   const context = event.requestContext;
   if (typeof context !== 'object' || context === null || Array.isArray(context)) throw new Error('no requestContext');
@@ -66,7 +67,10 @@ describe('toServiceRequest on the AWS samples', () => {
 
 describe('requestHeaders', () => {
   it('joins every value of multiValueHeaders, across spellings of one name, with ", "', () => {
-    const event = { ...sample('apigw-request.json'), multiValueHeaders: { Accept: ['a/b', 'c/d'], accept: ['e/f'], 'X-Null': null } };
+    const event = {
+      ...sample('apigw-request.json'),
+      multiValueHeaders: { Accept: ['a/b', 'c/d'], accept: ['e/f'], 'X-Null': null },
+    };
     expect(requestHeaders(classified(event))).toEqual({ accept: 'a/b, c/d, e/f' });
   });
 
@@ -118,20 +122,29 @@ describe('clientAddress', () => {
   const alb = classified(sample('alb-lambda-target-request-headers-only.json'));
 
   it('API Gateway: the source IP, and X-Forwarded-For without the entry AWS appended', () => {
-    expect(clientAddress(rest, '203.0.113.1, 192.168.196.186')).toEqual({ ip: '192.168.196.186', forwardedFor: '203.0.113.1' });
+    expect(clientAddress(rest, '203.0.113.1, 192.168.196.186')).toEqual({
+      ip: '192.168.196.186',
+      forwardedFor: '203.0.113.1',
+    });
     expect(clientAddress(rest, '192.168.196.186')).toEqual({ ip: '192.168.196.186', forwardedFor: undefined });
     expect(clientAddress(rest, undefined)).toEqual({ ip: '192.168.196.186', forwardedFor: undefined });
   });
 
   it('ALB: the last hop is the client; the entries before it are the header; none: no address', () => {
-    expect(clientAddress(alb, '10.0.0.1,  198.51.100.2 , 203.0.113.9')).toEqual({ ip: '203.0.113.9', forwardedFor: '10.0.0.1, 198.51.100.2' });
+    expect(clientAddress(alb, '10.0.0.1,  198.51.100.2 , 203.0.113.9')).toEqual({
+      ip: '203.0.113.9',
+      forwardedFor: '10.0.0.1, 198.51.100.2',
+    });
     expect(clientAddress(alb, undefined)).toEqual({ ip: '', forwardedFor: undefined });
   });
 
   it('a REST event without identity (a hand-made test event) has no address rather than a crash', () => {
     const event = sample('apigw-request.json');
     const { identity: _dropped, ...context } = contextOf(event);
-    expect(clientAddress(classified({ ...event, requestContext: context }), undefined)).toEqual({ ip: '', forwardedFor: undefined });
+    expect(clientAddress(classified({ ...event, requestContext: context }), undefined)).toEqual({
+      ip: '',
+      forwardedFor: undefined,
+    });
   });
 });
 
@@ -139,8 +152,11 @@ describe('requestBody', () => {
   it('decodes base64 when isBase64Encoded, reads text as UTF-8 otherwise, and no body as zero bytes', () => {
     const bytes = Uint8Array.from([0x7b, 0xff, 0x00, 0x7d]);
     expect(requestBody({ body: Buffer.from(bytes).toString('base64'), isBase64Encoded: true })).toEqual(bytes);
-    expect(requestBody({ body: '{"é":1}', isBase64Encoded: false })).toEqual(new Uint8Array(Buffer.from('{"é":1}', 'utf8')));
-    for (const body of [null, undefined, '']) expect(requestBody({ body, isBase64Encoded: false })).toEqual(new Uint8Array(0));
+    expect(requestBody({ body: '{"é":1}', isBase64Encoded: false })).toEqual(
+      new Uint8Array(Buffer.from('{"é":1}', 'utf8')),
+    );
+    for (const body of [null, undefined, ''])
+      expect(requestBody({ body, isBase64Encoded: false })).toEqual(new Uint8Array(0));
   });
 
   it('hands the service a plain Uint8Array (its port), not a Buffer', () => {

@@ -48,7 +48,8 @@ export function requestHeaders(classified: ClassifiedEvent): HeaderMap {
       for (const value of values) if (typeof value === 'string') add(name, value);
     }
   } else if (isRecord(classified.event.headers)) {
-    for (const [name, value] of Object.entries(classified.event.headers)) if (typeof value === 'string') add(name, value);
+    for (const [name, value] of Object.entries(classified.event.headers))
+      if (typeof value === 'string') add(name, value);
   }
   const cookies: unknown = classified.kind === 'http' ? classified.event.cookies : undefined;
   if (Array.isArray(cookies)) {
@@ -116,7 +117,9 @@ export function clientAddress(
     return { ip: entries.at(-1) ?? '', forwardedFor: rest(entries.slice(0, -1)) };
   }
   const sourceIp =
-    classified.kind === 'http' ? classified.event.requestContext.http.sourceIp : classified.event.requestContext.identity?.sourceIp;
+    classified.kind === 'http'
+      ? classified.event.requestContext.http.sourceIp
+      : classified.event.requestContext.identity?.sourceIp;
   const ip = typeof sourceIp === 'string' ? sourceIp : '';
   const trimmed = entries.at(-1) === ip ? entries.slice(0, -1) : entries;
   return { ip, forwardedFor: rest(trimmed) };
@@ -128,7 +131,10 @@ export function clientAddress(
  * not text). No body is zero bytes (the service answers 400 for it on the public endpoint). The
  * size check is the service's (docs/protocol.md#request: 413 at its place in the order of checks).
  */
-export function requestBody(event: { readonly body?: string | null | undefined; readonly isBase64Encoded?: boolean }): Uint8Array {
+export function requestBody(event: {
+  readonly body?: string | null | undefined;
+  readonly isBase64Encoded?: boolean;
+}): Uint8Array {
   const { body } = event;
   if (typeof body !== 'string' || body === '') return new Uint8Array(0);
   const bytes = event.isBase64Encoded === true ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');

@@ -81,7 +81,11 @@ describe.skipIf(!postgres.available)('AWS sample events answered with a signed v
 
   beforeAll(async () => {
     harness = lambdaHarness({ databaseUrl: await postgres.cluster().createDatabase() });
-    await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/products', { id: 'mon-theme', author: 'atelier', name: 'Mon theme' });
+    await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/products', {
+      id: 'mon-theme',
+      author: 'atelier',
+      name: 'Mon theme',
+    });
   });
 
   afterAll(async () => {
@@ -90,7 +94,10 @@ describe.skipIf(!postgres.available)('AWS sample events answered with a signed v
 
   for (const [index, sample] of SAMPLES.entries()) {
     it(`${sample.file}: ${sample.integration} result with ${sample.resultHeaders}`, async () => {
-      const { cle } = await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/keys', { produit: 'mon-theme', kind: 'buyer' });
+      const { cle } = await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/keys', {
+        produit: 'mon-theme',
+        kind: 'buyer',
+      });
       if (typeof cle !== 'string') throw new Error('no cle issued');
       issued.push(cle);
       const nonce = randomBytes(16).toString('base64url');
@@ -105,7 +112,10 @@ describe.skipIf(!postgres.available)('AWS sample events answered with a signed v
       expect(result.raw).toHaveProperty(sample.resultHeaders);
       expect(result.raw).not.toHaveProperty(other);
       if (sample.resultHeaders === 'multiValueHeaders') {
-        expect(result.raw.multiValueHeaders).toMatchObject({ 'Content-Type': ['application/json'], 'Cache-Control': ['no-store'] });
+        expect(result.raw.multiValueHeaders).toMatchObject({
+          'Content-Type': ['application/json'],
+          'Cache-Control': ['no-store'],
+        });
       } else {
         expect(result.raw.headers).toMatchObject({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
       }
@@ -115,13 +125,19 @@ describe.skipIf(!postgres.available)('AWS sample events answered with a signed v
 
       // A signed verdict for this host, product and call (docs/protocol.md#product-and-nonce), and
       // a positive one: the key binds this site.
-      expect(verifyEnvelope(result.json, [harness.publicKey], { hote: `sample-${index}.fr`, produit: 'mon-theme', nonce })).toBe(true);
-      expect(result.json).toMatchObject({ donnees: { ok: true, motif: '', domaine: `sample-${index}.fr`, hote: `sample-${index}.fr` } });
+      expect(
+        verifyEnvelope(result.json, [harness.publicKey], { hote: `sample-${index}.fr`, produit: 'mon-theme', nonce }),
+      ).toBe(true);
+      expect(result.json).toMatchObject({
+        donnees: { ok: true, motif: '', domaine: `sample-${index}.fr`, hote: `sample-${index}.fr` },
+      });
     });
   }
 
   it('logged one request line per event, and no key nor the admin token (docs/protocol.md#privacy)', () => {
-    const requests = harness.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'request' && entry.route === '/api/licence');
+    const requests = harness.lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.msg === 'request' && entry.route === '/api/licence');
     expect(requests).toHaveLength(SAMPLES.length);
     expect(requests.every((entry) => entry.status === 200 && entry.method === 'POST')).toBe(true);
     expect(linesHolding(harness.lines, [...issued.flatMap(keySpellings), harness.adminToken])).toEqual([]);

@@ -49,7 +49,8 @@ describe('the Lambda bundle', () => {
     expect(built.bytes).toBeLessThan(1024 * 1024);
     const has = (name: string) => built.inputs.some((input) => input.includes(`node_modules/${name}/`));
     expect(has('pg')).toBe(true);
-    for (const name of ['better-sqlite3', 'koa', 'pino', '@licence/store-sqlite', 'aws-lambda']) expect(has(name)).toBe(false);
+    for (const name of ['better-sqlite3', 'koa', 'pino', '@licence/store-sqlite', 'aws-lambda'])
+      expect(has(name)).toBe(false);
     expect(built.inputs.some((input) => input.includes('store-sqlite') || input.includes('koa-server'))).toBe(false);
   });
 
@@ -63,21 +64,40 @@ describe('the Lambda bundle', () => {
       const alone = join(dir, 'task');
       mkdirSync(alone);
       copyFileSync(BUNDLE_FILE, join(alone, 'index.mjs'));
-      const body = JSON.stringify({ cle: 'ABCDE-FGHJK-MNPQR-STVWX-YZ012', url: 'https://www.exemple.fr', nonce: 'bundle-nonce-0123456789' });
+      const body = JSON.stringify({
+        cle: 'ABCDE-FGHJK-MNPQR-STVWX-YZ012',
+        url: 'https://www.exemple.fr',
+        nonce: 'bundle-nonce-0123456789',
+      });
       const headers = { 'content-type': 'application/json', 'user-agent': PRODUCT_UA };
-      const rest = { ...readExternalJson<Record<string, unknown>>('aws-lambda-events/apigw-request.json'), path: '/api/licence', body };
+      const rest = {
+        ...readExternalJson<Record<string, unknown>>('aws-lambda-events/apigw-request.json'),
+        path: '/api/licence',
+        body,
+      };
       const alb = {
-        ...readExternalJson<Record<string, unknown>>('aws-lambda-events/alb-lambda-target-request-multivalue-headers.json'),
+        ...readExternalJson<Record<string, unknown>>(
+          'aws-lambda-events/alb-lambda-target-request-multivalue-headers.json',
+        ),
         httpMethod: 'POST',
         path: '/api/licence',
-        multiValueHeaders: { 'content-type': ['application/json'], 'user-agent': [PRODUCT_UA], 'x-forwarded-for': ['72.21.198.67'] },
+        multiValueHeaders: {
+          'content-type': ['application/json'],
+          'user-agent': [PRODUCT_UA],
+          'x-forwarded-for': ['72.21.198.67'],
+        },
         body,
       };
       const events = [httpApiEvent({ method: 'POST', path: '/api/licence', headers, body }), rest, alb];
       const invoke = async (env: Record<string, string>) => {
         const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
           cwd: alone,
-          env: { PATH: process.env.PATH ?? '', BUNDLE: join(alone, 'index.mjs'), EVENTS: JSON.stringify(events), ...env },
+          env: {
+            PATH: process.env.PATH ?? '',
+            BUNDLE: join(alone, 'index.mjs'),
+            EVENTS: JSON.stringify(events),
+            ...env,
+          },
           timeout: 30_000,
         });
         const line = stdout.split('\n').find((candidate) => candidate.startsWith('RESULTS '));
@@ -91,14 +111,22 @@ describe('the Lambda bundle', () => {
       for (const raw of results) {
         const result = readResult(raw);
         expect(result.statusCode).toBe(200);
-        expect(verifyEnvelope(result.json, [TEST_PUBLIC_KEY], { hote: 'exemple.fr', nonce: 'bundle-nonce-0123456789' })).toBe(true);
+        expect(
+          verifyEnvelope(result.json, [TEST_PUBLIC_KEY], { hote: 'exemple.fr', nonce: 'bundle-nonce-0123456789' }),
+        ).toBe(true);
         expect(result.json).toMatchObject({ donnees: { ok: false, motif: 'inconnue' } });
       }
       expect(readResult(results[0]).raw).toHaveProperty('headers');
       expect(readResult(results[1]).raw).toHaveProperty('multiValueHeaders');
-      expect(readResult(results[2]).raw).toMatchObject({ statusDescription: '200 OK', multiValueHeaders: { 'Content-Type': ['application/json'] } });
+      expect(readResult(results[2]).raw).toMatchObject({
+        statusDescription: '200 OK',
+        multiValueHeaders: { 'Content-Type': ['application/json'] },
+      });
       // Its own JSON log lines on stdout: the runtime opened once, three request lines.
-      const logs = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+      const logs = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(logs.filter((entry) => entry.msg === 'licence service ready')).toHaveLength(1);
       expect(logs.filter((entry) => entry.msg === 'request').map((entry) => entry.status)).toEqual([200, 200, 200]);
 

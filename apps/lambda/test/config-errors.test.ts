@@ -31,7 +31,10 @@ const verification = () =>
 /** A handler on `env` with its log lines kept. */
 function handlerOn(env: Environment) {
   const lines: string[] = [];
-  const handler = createLambdaHandler({ env, logger: createJsonLogger({ level: 'info', write: (line) => lines.push(line) }) });
+  const handler = createLambdaHandler({
+    env,
+    logger: createJsonLogger({ level: 'info', write: (line) => lines.push(line) }),
+  });
   return { handler, lines };
 }
 
@@ -51,17 +54,46 @@ describe.skipIf(!postgres.available)('a missing or bad configuration', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const good = (): Environment => ({ DATABASE_URL: databaseUrl, LICENCE_SIGNING_KEY: TEST_SEED_BASE64, LICENCE_ADMIN_TOKEN: ADMIN_TOKEN });
+  const good = (): Environment => ({
+    DATABASE_URL: databaseUrl,
+    LICENCE_SIGNING_KEY: TEST_SEED_BASE64,
+    LICENCE_ADMIN_TOKEN: ADMIN_TOKEN,
+  });
 
   /** [what, environment change, the variable the log must name, a secret that must not appear] */
   const cases: readonly [string, (env: Environment) => Environment, string, string | undefined][] = [
     ['DATABASE_URL missing', ({ DATABASE_URL: _dropped, ...env }) => env, 'DATABASE_URL', undefined],
-    ['DATABASE_URL not postgres', (env) => ({ ...env, DATABASE_URL: 'mysql://root:hunter2-secret@db/licence' }), 'DATABASE_URL', 'hunter2-secret'],
+    [
+      'DATABASE_URL not postgres',
+      (env) => ({ ...env, DATABASE_URL: 'mysql://root:hunter2-secret@db/licence' }),
+      'DATABASE_URL',
+      'hunter2-secret',
+    ],
     ['no signing key at all', ({ LICENCE_SIGNING_KEY: _dropped, ...env }) => env, 'LICENCE_SIGNING_KEY', undefined],
-    ['a signing key of 16 bytes', (env) => ({ ...env, LICENCE_SIGNING_KEY: 'c2hvcnQtc2VlZC1zZWNyZXQ=' }), 'LICENCE_SIGNING_KEY', 'c2hvcnQtc2VlZC1zZWNyZXQ='],
-    ['both signing key variables', (env) => ({ ...env, LICENCE_SIGNING_KEY_FILE: '/etc/key' }), 'LICENCE_SIGNING_KEY', TEST_SEED_BASE64],
-    ['a signing key file that is not there', ({ LICENCE_SIGNING_KEY: _dropped, ...env }) => ({ ...env, LICENCE_SIGNING_KEY_FILE: '/nonexistent/signing-key' }), 'LICENCE_SIGNING_KEY_FILE', undefined],
-    ['a short admin token', (env) => ({ ...env, LICENCE_ADMIN_TOKEN: 'short-secret' }), 'LICENCE_ADMIN_TOKEN', 'short-secret'],
+    [
+      'a signing key of 16 bytes',
+      (env) => ({ ...env, LICENCE_SIGNING_KEY: 'c2hvcnQtc2VlZC1zZWNyZXQ=' }),
+      'LICENCE_SIGNING_KEY',
+      'c2hvcnQtc2VlZC1zZWNyZXQ=',
+    ],
+    [
+      'both signing key variables',
+      (env) => ({ ...env, LICENCE_SIGNING_KEY_FILE: '/etc/key' }),
+      'LICENCE_SIGNING_KEY',
+      TEST_SEED_BASE64,
+    ],
+    [
+      'a signing key file that is not there',
+      ({ LICENCE_SIGNING_KEY: _dropped, ...env }) => ({ ...env, LICENCE_SIGNING_KEY_FILE: '/nonexistent/signing-key' }),
+      'LICENCE_SIGNING_KEY_FILE',
+      undefined,
+    ],
+    [
+      'a short admin token',
+      (env) => ({ ...env, LICENCE_ADMIN_TOKEN: 'short-secret' }),
+      'LICENCE_ADMIN_TOKEN',
+      'short-secret',
+    ],
     ['TRUST_PROXY=true', (env) => ({ ...env, TRUST_PROXY: 'true' }), 'TRUST_PROXY', undefined],
     ['a bad LOG_LEVEL', (env) => ({ ...env, LOG_LEVEL: 'loud' }), 'LOG_LEVEL', undefined],
   ];
@@ -73,7 +105,12 @@ describe.skipIf(!postgres.available)('a missing or bad configuration', () => {
         const result = readResult(await handler(verification()));
         expect(result.statusCode).toBe(500);
         expect(result.headers['content-type']).toBe('application/problem+json');
-        expect(result.json).toEqual({ type: 'https://licence.dev/problems/internal-error', title: 'Internal error', status: 500, detail: 'an internal error occurred' });
+        expect(result.json).toEqual({
+          type: 'https://licence.dev/problems/internal-error',
+          title: 'Internal error',
+          status: 500,
+          detail: 'an internal error occurred',
+        });
         expect(result.body).not.toContain('donnees');
         expect(result.headers['access-control-allow-origin']).toBe('*');
         const errors = errorLines(lines);
@@ -92,13 +129,21 @@ describe.skipIf(!postgres.available)('a missing or bad configuration', () => {
   it('several bad variables: one line each', async () => {
     const { handler, lines } = handlerOn({ DATABASE_URL: 'nope', TRUST_PROXY: '99', LOG_LEVEL: 'loud' });
     expect(readResult(await handler(verification())).statusCode).toBe(500);
-    expect(errorLines(lines).map((entry) => entry.variable)).toEqual(['DATABASE_URL', 'LICENCE_SIGNING_KEY', 'TRUST_PROXY', 'LOG_LEVEL']);
+    expect(errorLines(lines).map((entry) => entry.variable)).toEqual([
+      'DATABASE_URL',
+      'LICENCE_SIGNING_KEY',
+      'TRUST_PROXY',
+      'LOG_LEVEL',
+    ]);
     await handler.close();
   });
 
   it('a database that does not answer: 503 problem+json naming DATABASE_URL, never its password', async () => {
     const port = await freePort();
-    const { handler, lines } = handlerOn({ ...good(), DATABASE_URL: `postgres://licence:pw-secret-123@127.0.0.1:${port}/licence` });
+    const { handler, lines } = handlerOn({
+      ...good(),
+      DATABASE_URL: `postgres://licence:pw-secret-123@127.0.0.1:${port}/licence`,
+    });
     const result = readResult(await handler(verification()));
     expect(result.statusCode).toBe(503);
     expect(result.json).toMatchObject({ type: 'https://licence.dev/problems/service-unavailable', status: 503 });
@@ -132,7 +177,11 @@ describe.skipIf(!postgres.available)('a missing or bad configuration', () => {
     const { LICENCE_SIGNING_KEY: _dropped, ...base } = good();
     const lines: string[] = [];
     const logger = createJsonLogger({ level: 'info', write: (line) => lines.push(line) });
-    const handler = createLambdaHandler({ env: { ...base, LICENCE_SIGNING_KEY_FILE: 'signing-key' }, cwd: dir, logger });
+    const handler = createLambdaHandler({
+      env: { ...base, LICENCE_SIGNING_KEY_FILE: 'signing-key' },
+      cwd: dir,
+      logger,
+    });
     try {
       const result = readResult(await handler(verification()));
       expect(result.statusCode).toBe(200);
@@ -151,7 +200,9 @@ describe.skipIf(!postgres.available)('a missing or bad configuration', () => {
 
   it('the daily purge with a bad configuration fails the invocation (EventBridge retries) and names the variable', async () => {
     const { handler, lines } = handlerOn({ ...good(), DATABASE_URL: '' });
-    await expect(handler({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} })).rejects.toThrow(/^purge failed: DATABASE_URL: required/);
+    await expect(handler({ source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} })).rejects.toThrow(
+      /^purge failed: DATABASE_URL: required/,
+    );
     expect(errorLines(lines).map((entry) => entry.variable)).toEqual(['DATABASE_URL']);
   });
 

@@ -25,7 +25,8 @@ const verification = (url: string) =>
     body: JSON.stringify({ cle: 'ABCDE-FGHJK-MNPQR-STVWX-YZ012', url }),
   });
 
-const openings = (lines: readonly string[]) => lines.filter((line) => line.includes('"msg":"licence service ready"')).length;
+const openings = (lines: readonly string[]) =>
+  lines.filter((line) => line.includes('"msg":"licence service ready"')).length;
 
 describe.skipIf(!postgres.available)('one runtime per container', () => {
   it('opens nothing before the first invocation, once for many (concurrent first ones included), again after close', async () => {
@@ -34,7 +35,8 @@ describe.skipIf(!postgres.available)('one runtime per container', () => {
       expect(harness.lines).toEqual([]);
       const first = await Promise.all([1, 2, 3].map((n) => harness.handler(verification(`https://c${n}.exemple.fr`))));
       expect(first.map((result) => readResult(result).statusCode)).toEqual([200, 200, 200]);
-      for (let n = 0; n < 5; n += 1) expect(readResult(await harness.handler(verification('https://again.exemple.fr'))).statusCode).toBe(200);
+      for (let n = 0; n < 5; n += 1)
+        expect(readResult(await harness.handler(verification('https://again.exemple.fr'))).statusCode).toBe(200);
       expect(openings(harness.lines)).toBe(1);
       await harness.close();
       expect(readResult(await harness.handler(verification('https://after.exemple.fr'))).statusCode).toBe(200);
@@ -49,13 +51,26 @@ describe.skipIf(!postgres.available)('one runtime per container', () => {
     const databaseUrl = await cluster.createDatabase();
     const harness = lambdaHarness({ databaseUrl });
     try {
-      const results = await Promise.all(Array.from({ length: 8 }, (_, n) => harness.handler(verification(`https://p${n}.exemple.fr`))));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, n) => harness.handler(verification(`https://p${n}.exemple.fr`))),
+      );
       expect(results.map((result) => readResult(result).statusCode)).toEqual(Array.from({ length: 8 }, () => 200));
       // PostgreSQL's own count, through its psql client (this app does not depend on pg itself).
       const binDir = await findPostgresBinDir();
       if (binDir === null) throw new Error('no PostgreSQL binaries, though the cluster runs');
       const name = new URL(databaseUrl).pathname.slice(1);
-      const { stdout } = await run(join(binDir, 'psql'), ['-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-d', 'licence', '-tAc', `SELECT count(*) FROM pg_stat_activity WHERE datname = '${name}'`]);
+      const { stdout } = await run(join(binDir, 'psql'), [
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(cluster.port),
+        '-U',
+        'postgres',
+        '-d',
+        'licence',
+        '-tAc',
+        `SELECT count(*) FROM pg_stat_activity WHERE datname = '${name}'`,
+      ]);
       const connections = Number(stdout.trim());
       expect(connections).toBeGreaterThan(0);
       expect(connections).toBeLessThanOrEqual(LAMBDA_POOL_MAX);

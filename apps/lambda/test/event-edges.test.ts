@@ -22,8 +22,16 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
 
   beforeAll(async () => {
     harness = lambdaHarness({ databaseUrl: await postgres.cluster().createDatabase() });
-    await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/products', { id: 'mon-theme', author: 'atelier', name: 'Mon theme' });
-    const issued = await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/keys', { produit: 'mon-theme', kind: 'buyer', sites: 3 });
+    await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/products', {
+      id: 'mon-theme',
+      author: 'atelier',
+      name: 'Mon theme',
+    });
+    const issued = await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/keys', {
+      produit: 'mon-theme',
+      kind: 'buyer',
+      sites: 3,
+    });
     if (typeof issued.cle !== 'string') throw new Error('no cle');
     cle = issued.cle;
   });
@@ -38,7 +46,13 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
   };
 
   /** A REST (payload 1.0) event built on the AWS sample, with the given path and headers. */
-  const restEvent = (path: string, contextPath: string, multiValueHeaders: Record<string, string[]>, body: string, sourceIp = '198.51.100.7') => {
+  const restEvent = (
+    path: string,
+    contextPath: string,
+    multiValueHeaders: Record<string, string[]>,
+    body: string,
+    sourceIp = '198.51.100.7',
+  ) => {
     const event = readExternalJson<Record<string, unknown>>('aws-lambda-events/apigw-request.json');
     const headers: Record<string, string> = {};
     for (const [name, values] of Object.entries(multiValueHeaders)) headers[name] = values.at(-1) ?? '';
@@ -58,7 +72,13 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
 
   it('a base64 body (isBase64Encoded) is decoded before the service reads it', async () => {
     const { body, nonce } = verification('https://base64.exemple.fr');
-    const event = httpApiEvent({ method: 'POST', path: '/api/licence', headers: { 'content-type': 'application/json', 'user-agent': PRODUCT_UA }, body, base64: true });
+    const event = httpApiEvent({
+      method: 'POST',
+      path: '/api/licence',
+      headers: { 'content-type': 'application/json', 'user-agent': PRODUCT_UA },
+      body,
+      base64: true,
+    });
     expect(event.body).not.toContain('{');
     const result = readResult(await harness.handler(event));
     expect(result.statusCode).toBe(200);
@@ -68,11 +88,15 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
   it('HTTP API on a named stage: /prod/api/licence reaches /api/licence; $default keeps the path', async () => {
     const { body, nonce } = verification('https://stage.exemple.fr');
     const headers = { 'content-type': 'application/json', 'user-agent': PRODUCT_UA };
-    const staged = readResult(await harness.handler(httpApiEvent({ method: 'POST', path: '/prod/api/licence', stage: 'prod', headers, body })));
+    const staged = readResult(
+      await harness.handler(httpApiEvent({ method: 'POST', path: '/prod/api/licence', stage: 'prod', headers, body })),
+    );
     expect(staged.statusCode).toBe(200);
     expect(verifyEnvelope(staged.json, [harness.publicKey], { hote: 'stage.exemple.fr', nonce })).toBe(true);
     // The same path on the $default stage is a path of its own: the service's 404.
-    const unstaged = readResult(await harness.handler(httpApiEvent({ method: 'POST', path: '/prod/api/licence', headers, body })));
+    const unstaged = readResult(
+      await harness.handler(httpApiEvent({ method: 'POST', path: '/prod/api/licence', headers, body })),
+    );
     expect(unstaged.statusCode).toBe(404);
     expect(unstaged.headers['content-type']).toBe('application/problem+json');
   });
@@ -80,13 +104,21 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
   it('REST API: a custom domain path /testStage/api/licence loses its stage; the execute-api path has none to lose', async () => {
     const headers = { 'Content-Type': ['application/json'], 'User-Agent': [PRODUCT_UA] };
     const onDomain = verification('https://domain.exemple.fr');
-    const domain = readResult(await harness.handler(restEvent('/testStage/api/licence', '/testStage/api/licence', headers, onDomain.body)));
+    const domain = readResult(
+      await harness.handler(restEvent('/testStage/api/licence', '/testStage/api/licence', headers, onDomain.body)),
+    );
     expect(domain.statusCode).toBe(200);
-    expect(verifyEnvelope(domain.json, [harness.publicKey], { hote: 'domain.exemple.fr', nonce: onDomain.nonce })).toBe(true);
+    expect(verifyEnvelope(domain.json, [harness.publicKey], { hote: 'domain.exemple.fr', nonce: onDomain.nonce })).toBe(
+      true,
+    );
     const onExecuteApi = verification('https://domain.exemple.fr');
-    const executeApi = readResult(await harness.handler(restEvent('/api/licence', '/testStage/api/licence', headers, onExecuteApi.body)));
+    const executeApi = readResult(
+      await harness.handler(restEvent('/api/licence', '/testStage/api/licence', headers, onExecuteApi.body)),
+    );
     expect(executeApi.statusCode).toBe(200);
-    expect(verifyEnvelope(executeApi.json, [harness.publicKey], { hote: 'domain.exemple.fr', nonce: onExecuteApi.nonce })).toBe(true);
+    expect(
+      verifyEnvelope(executeApi.json, [harness.publicKey], { hote: 'domain.exemple.fr', nonce: onExecuteApi.nonce }),
+    ).toBe(true);
   });
 
   it('multi-value headers: every value is read, whatever its case, and the answer is multi-value too', async () => {
@@ -94,13 +126,27 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
     // Content-Type given twice under two spellings: joined it is "application/json, text/plain",
     // which is not JSON (415): proof that both values reached the service, not the last one only.
     const twice = readResult(
-      await harness.handler(restEvent('/api/licence', '/testStage/api/licence', { 'Content-Type': ['application/json'], 'content-type': ['text/plain'], 'User-Agent': [PRODUCT_UA] }, body)),
+      await harness.handler(
+        restEvent(
+          '/api/licence',
+          '/testStage/api/licence',
+          { 'Content-Type': ['application/json'], 'content-type': ['text/plain'], 'User-Agent': [PRODUCT_UA] },
+          body,
+        ),
+      ),
     );
     expect(twice.statusCode).toBe(415);
     expect(twice.raw.multiValueHeaders).toMatchObject({ 'Content-Type': ['application/problem+json'] });
     // `headers` keeps only the last value (as API Gateway does): the service reads multiValueHeaders.
-    const event = restEvent('/api/licence', '/testStage/api/licence', { 'Content-Type': ['application/json'], 'User-Agent': [PRODUCT_UA] }, body);
-    const once = readResult(await harness.handler({ ...event, headers: { 'Content-Type': 'text/plain', 'User-Agent': 'curl/8.0' } }));
+    const event = restEvent(
+      '/api/licence',
+      '/testStage/api/licence',
+      { 'Content-Type': ['application/json'], 'User-Agent': [PRODUCT_UA] },
+      body,
+    );
+    const once = readResult(
+      await harness.handler({ ...event, headers: { 'Content-Type': 'text/plain', 'User-Agent': 'curl/8.0' } }),
+    );
     expect(once.statusCode).toBe(200);
     expect(verifyEnvelope(once.json, [harness.publicKey], { hote: 'multi.exemple.fr', nonce })).toBe(true);
   });
@@ -117,7 +163,8 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
           body: verification('https://rate.exemple.fr').body,
         }),
       );
-    for (let i = 0; i < 30; i += 1) expect(readResult(await send('192.0.2.10', `10.0.0.${i}, 192.0.2.10`)).statusCode).toBe(200);
+    for (let i = 0; i < 30; i += 1)
+      expect(readResult(await send('192.0.2.10', `10.0.0.${i}, 192.0.2.10`)).statusCode).toBe(200);
     const refused = readResult(await send('192.0.2.10', '10.0.0.99, 192.0.2.10'));
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
@@ -127,7 +174,9 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
 
   it('ALB: the client is the LAST X-Forwarded-For hop (the one the ALB appended), not a client-written first entry', async () => {
     harness.clock.advance(120);
-    const alb = readExternalJson<Record<string, unknown>>('aws-lambda-events/alb-lambda-target-request-headers-only.json');
+    const alb = readExternalJson<Record<string, unknown>>(
+      'aws-lambda-events/alb-lambda-target-request-headers-only.json',
+    );
     const send = (forwardedFor: string) =>
       harness.handler({
         ...alb,
@@ -142,10 +191,20 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
   });
 
   it('TRUST_PROXY=1 behind AWS: the entry before the one AWS appended is the client', async () => {
-    const trusting = lambdaHarness({ databaseUrl: await postgres.cluster().createDatabase(), env: { TRUST_PROXY: '1' } });
+    const trusting = lambdaHarness({
+      databaseUrl: await postgres.cluster().createDatabase(),
+      env: { TRUST_PROXY: '1' },
+    });
     try {
-      await adminEvent(trusting.handler, trusting.adminToken, 'POST', '/admin/products', { id: 'p', author: 'a', name: 'P' });
-      const issued = await adminEvent(trusting.handler, trusting.adminToken, 'POST', '/admin/keys', { produit: 'p', kind: 'buyer' });
+      await adminEvent(trusting.handler, trusting.adminToken, 'POST', '/admin/products', {
+        id: 'p',
+        author: 'a',
+        name: 'P',
+      });
+      const issued = await adminEvent(trusting.handler, trusting.adminToken, 'POST', '/admin/keys', {
+        produit: 'p',
+        kind: 'buyer',
+      });
       const send = (client: string) =>
         trusting.handler(
           httpApiEvent({
@@ -153,7 +212,11 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
             path: '/api/licence',
             // A CloudFront edge called API Gateway: AWS appended the edge's address after the client's.
             sourceIp: '130.176.0.1',
-            headers: { 'content-type': 'application/json', 'user-agent': PRODUCT_UA, 'x-forwarded-for': `${client}, 130.176.0.1` },
+            headers: {
+              'content-type': 'application/json',
+              'user-agent': PRODUCT_UA,
+              'x-forwarded-for': `${client}, 130.176.0.1`,
+            },
             body: JSON.stringify({ cle: issued.cle, url: 'https://proxy.exemple.fr' }),
           }),
         );

@@ -28,14 +28,22 @@ export function httpApiEvent(request: {
       apiId: 'test',
       domainName: 'test.execute-api.eu-west-3.amazonaws.com',
       domainPrefix: 'test',
-      http: { method: request.method, path: request.path, protocol: 'HTTP/1.1', sourceIp: request.sourceIp ?? '203.0.113.9', userAgent: request.headers?.['user-agent'] ?? '' },
+      http: {
+        method: request.method,
+        path: request.path,
+        protocol: 'HTTP/1.1',
+        sourceIp: request.sourceIp ?? '203.0.113.9',
+        userAgent: request.headers?.['user-agent'] ?? '',
+      },
       requestId: 'test-request',
       routeKey: '$default',
       stage,
       time: '22/Nov/2026:10:14:00 +0000',
       timeEpoch: 1795342440000,
     },
-    ...(request.body === undefined ? {} : { body: request.base64 === true ? Buffer.from(request.body).toString('base64') : request.body }),
+    ...(request.body === undefined
+      ? {}
+      : { body: request.base64 === true ? Buffer.from(request.body).toString('base64') : request.body }),
     isBase64Encoded: request.base64 === true,
   };
 }
@@ -55,7 +63,8 @@ export function readResult(result: unknown): ReadResult {
     throw new Error(`not an HTTP result: ${JSON.stringify(result)}`);
   }
   const headers: Record<string, string> = {};
-  if (isRecord(result.headers)) for (const [name, value] of Object.entries(result.headers)) headers[name.toLowerCase()] = String(value);
+  if (isRecord(result.headers))
+    for (const [name, value] of Object.entries(result.headers)) headers[name.toLowerCase()] = String(value);
   if (isRecord(result.multiValueHeaders)) {
     for (const [name, values] of Object.entries(result.multiValueHeaders)) {
       if (Array.isArray(values)) headers[name.toLowerCase()] = values.map(String).join(', ');
@@ -84,11 +93,15 @@ export async function adminEvent(
       httpApiEvent({
         method,
         path,
-        headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${adminToken}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     ),
   );
-  if (result.statusCode >= 300 || !isRecord(result.json)) throw new Error(`${method} ${path}: ${result.statusCode} ${result.body}`);
+  if (result.statusCode >= 300 || !isRecord(result.json))
+    throw new Error(`${method} ${path}: ${result.statusCode} ${result.body}`);
   return result.json;
 }

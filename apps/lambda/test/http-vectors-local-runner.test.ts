@@ -23,7 +23,10 @@ const ran: string[] = [];
 
 /** A fresh database, handler and runner for one case. */
 async function startTarget() {
-  const harness = lambdaHarness({ databaseUrl: await postgres.cluster().createDatabase(), clockStartMs: vectors.clockStart * 1000 });
+  const harness = lambdaHarness({
+    databaseUrl: await postgres.cluster().createDatabase(),
+    clockStartMs: vectors.clockStart * 1000,
+  });
   const runner = await startLocalRunner({ handler: harness.handler });
   return {
     url: runner.url,
@@ -38,44 +41,56 @@ async function startTarget() {
   };
 }
 
-describe.skipIf(!postgres.available)('http.json vectors over the Lambda handler, the local runner and PostgreSQL', () => {
-  it(`holds ${EXPECTED_CASES} cases with distinct names`, () => {
-    expect(vectors.cases).toHaveLength(EXPECTED_CASES);
-    expect(new Set(vectors.cases.map((vector) => vector.name)).size).toBe(EXPECTED_CASES);
-  });
+describe.skipIf(!postgres.available)(
+  'http.json vectors over the Lambda handler, the local runner and PostgreSQL',
+  () => {
+    it(`holds ${EXPECTED_CASES} cases with distinct names`, () => {
+      expect(vectors.cases).toHaveLength(EXPECTED_CASES);
+      expect(new Set(vectors.cases.map((vector) => vector.name)).size).toBe(EXPECTED_CASES);
+    });
 
-  for (const vector of vectors.cases) {
-    it(vector.name, async () => {
+    for (const vector of vectors.cases) {
+      it(vector.name, async () => {
+        const target = await startTarget();
+        try {
+          await expectHttpCase(vector, target);
+          ran.push(vector.name);
+        } finally {
+          await target.close();
+        }
+      });
+    }
+
+    it('the runner fails a case whose expectation or key is wrong here too (it is not vacuous)', async () => {
+      const unknownKey = vectors.cases.find((vector) => vector.name.startsWith('rule 1:'));
+      if (unknownKey === undefined) throw new Error('no rule 1 case');
+      const wrong: HttpCase = {
+        name: 'wrong on purpose',
+        steps: unknownKey.steps.map((step) =>
+          'request' in step
+            ? { ...step, expect: { ...step.expect, donnees: { ...step.expect.donnees, motif: 'revocation' } } }
+            : step,
+        ),
+      };
       const target = await startTarget();
       try {
-        await expectHttpCase(vector, target);
-        ran.push(vector.name);
+        expect((await runHttpCase(wrong, target)).failures).toEqual([
+          'step 1 (POST /api/licence): donnees.motif: "inconnue", expected "revocation"',
+        ]);
+        const other = await runHttpCase(unknownKey, {
+          ...target,
+          publicKey: loadSignatureVectors().keys.rotation.publicKey,
+        });
+        expect(other.failures).toHaveLength(1);
+        expect(other.failures[0]).toContain('the envelope does not verify');
       } finally {
         await target.close();
       }
     });
-  }
 
-  it('the runner fails a case whose expectation or key is wrong here too (it is not vacuous)', async () => {
-    const unknownKey = vectors.cases.find((vector) => vector.name.startsWith('rule 1:'));
-    if (unknownKey === undefined) throw new Error('no rule 1 case');
-    const wrong: HttpCase = {
-      name: 'wrong on purpose',
-      steps: unknownKey.steps.map((step) => ('request' in step ? { ...step, expect: { ...step.expect, donnees: { ...step.expect.donnees, motif: 'revocation' } } } : step)),
-    };
-    const target = await startTarget();
-    try {
-      expect((await runHttpCase(wrong, target)).failures).toEqual(['step 1 (POST /api/licence): donnees.motif: "inconnue", expected "revocation"']);
-      const other = await runHttpCase(unknownKey, { ...target, publicKey: loadSignatureVectors().keys.rotation.publicKey });
-      expect(other.failures).toHaveLength(1);
-      expect(other.failures[0]).toContain('the envelope does not verify');
-    } finally {
-      await target.close();
-    }
-  });
-
-  // Tests of one file run in order: this one runs last.
-  it(`ran all ${EXPECTED_CASES} cases`, () => {
-    expect(ran).toHaveLength(EXPECTED_CASES);
-  });
-});
+    // Tests of one file run in order: this one runs last.
+    it(`ran all ${EXPECTED_CASES} cases`, () => {
+      expect(ran).toHaveLength(EXPECTED_CASES);
+    });
+  },
+);

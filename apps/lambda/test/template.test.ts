@@ -18,7 +18,17 @@ const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TEMPLATE = join(APP_DIR, 'template.yaml');
 
 /** docs/protocol.md#configuration: the fixed environment names (scripts and docs rely on them). */
-const CONFIGURATION_NAMES = ['HOST', 'PORT', 'LICENCE_DATA_DIR', 'DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_SIGNING_KEY_FILE', 'LICENCE_ADMIN_TOKEN', 'TRUST_PROXY', 'LOG_LEVEL'];
+const CONFIGURATION_NAMES = [
+  'HOST',
+  'PORT',
+  'LICENCE_DATA_DIR',
+  'DATABASE_URL',
+  'LICENCE_SIGNING_KEY',
+  'LICENCE_SIGNING_KEY_FILE',
+  'LICENCE_ADMIN_TOKEN',
+  'TRUST_PROXY',
+  'LOG_LEVEL',
+];
 
 /** CloudFormation's short forms: scalars as their long form, the others as their sequence. */
 const CLOUDFORMATION_TAGS: Tags = [
@@ -79,11 +89,12 @@ describe('template.yaml (AWS SAM)', () => {
     }
     for (const [name, value] of Object.entries(variables)) {
       const parameter = record(parameters[String(record(value, name).Ref)], `parameter of ${name}`);
-      if (['DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_ADMIN_TOKEN'].includes(name)) expect(parameter.NoEcho).toBe(true);
+      if (['DATABASE_URL', 'LICENCE_SIGNING_KEY', 'LICENCE_ADMIN_TOKEN'].includes(name))
+        expect(parameter.NoEcho).toBe(true);
     }
   });
 
-  it("routes every path the service serves, on the HTTP API, and the daily purge", () => {
+  it('routes every path the service serves, on the HTTP API, and the daily purge', () => {
     const events = Object.values(record(fn.Events, 'Events')).map((event) => record(event, 'event'));
     const routes = events
       .filter((event) => event.Type === 'HttpApi')
@@ -92,9 +103,15 @@ describe('template.yaml (AWS SAM)', () => {
         expect(properties.ApiId).toEqual({ Ref: 'LicenceApi' });
         return `${String(properties.Method)} ${String(properties.Path)}`;
       });
-    const expected = [...PUBLIC_PATHS.flatMap((path) => [`POST ${path}`, `OPTIONS ${path}`]), `GET ${HEALTH_PATH}`, 'ANY /admin/{proxy+}'];
+    const expected = [
+      ...PUBLIC_PATHS.flatMap((path) => [`POST ${path}`, `OPTIONS ${path}`]),
+      `GET ${HEALTH_PATH}`,
+      'ANY /admin/{proxy+}',
+    ];
     expect(routes.sort()).toEqual(expected.sort());
-    const schedules = events.filter((event) => event.Type === 'Schedule').map((event) => record(event.Properties, 'Properties').Schedule);
+    const schedules = events
+      .filter((event) => event.Type === 'Schedule')
+      .map((event) => record(event.Properties, 'Properties').Schedule);
     expect(schedules).toEqual(['rate(1 day)']);
   });
 
@@ -102,7 +119,10 @@ describe('template.yaml (AWS SAM)', () => {
     const api = record(record(resources.LicenceApi, 'LicenceApi').Properties, 'LicenceApi.Properties');
     const routeSettings = record(api.RouteSettings, 'RouteSettings');
     for (const path of PUBLIC_PATHS) {
-      expect(record(routeSettings[`POST ${path}`], path)).toEqual({ ThrottlingRateLimit: { Ref: 'RouteRateLimit' }, ThrottlingBurstLimit: { Ref: 'RouteBurstLimit' } });
+      expect(record(routeSettings[`POST ${path}`], path)).toEqual({
+        ThrottlingRateLimit: { Ref: 'RouteRateLimit' },
+        ThrottlingBurstLimit: { Ref: 'RouteBurstLimit' },
+      });
     }
     expect(record(api.DefaultRouteSettings, 'DefaultRouteSettings')).toHaveProperty('ThrottlingRateLimit');
   });

@@ -8,7 +8,14 @@ const php = process.env.PHP_BINARY ?? 'php';
 // What the suite needs besides php itself: curl and intl (both HTTP paths and UTS #46 are tested)
 // and Debian's php-parser (the PHP 5.6 syntax check).
 const PARSER = '/usr/share/php/PhpParser/autoload.php';
-const probe = spawnSync(php, ['-r', `echo json_encode(array('curl' => extension_loaded('curl'), 'intl' => extension_loaded('intl'), 'php-parser' => is_file('${PARSER}')));`], { encoding: 'utf8' });
+const probe = spawnSync(
+  php,
+  [
+    '-r',
+    `echo json_encode(array('curl' => extension_loaded('curl'), 'intl' => extension_loaded('intl'), 'php-parser' => is_file('${PARSER}')));`,
+  ],
+  { encoding: 'utf8' },
+);
 let missing;
 if (probe.error !== undefined || probe.status !== 0) {
   missing = `no PHP here (${php}: ${probe.error?.message ?? `exit ${probe.status}`})`;
@@ -20,10 +27,14 @@ if (probe.error !== undefined || probe.status !== 0) {
 if (missing !== undefined) {
   const inCi = process.env.CI !== undefined && process.env.CI !== '' && process.env.CI !== 'false';
   if (inCi) {
-    console.error(`@licence/client-php: ${missing}: the PHP suite must run in CI (.ci/run installs php-cli php-curl php-intl php-parser)`);
+    console.error(
+      `@licence/client-php: ${missing}: the PHP suite must run in CI (.ci/run installs php-cli php-curl php-intl php-parser)`,
+    );
     process.exit(1);
   }
-  console.warn(`!!! @licence/client-php: ${missing}: the PHP client's tests are SKIPPED. Install php-cli php-curl php-intl php-parser to run them.`);
+  console.warn(
+    `!!! @licence/client-php: ${missing}: the PHP client's tests are SKIPPED. Install php-cli php-curl php-intl php-parser to run them.`,
+  );
   process.exit(0);
 }
 const run = spawnSync(php, [fileURLToPath(new URL('../test/run.php', import.meta.url))], { stdio: 'inherit' });

@@ -28,11 +28,26 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // A fresh verdict on disk, as a first call leaves it.
 const envelope = signDonnees(
-  { ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '', emis: NOW, revalider: NOW + 86_400, sursis: 2_592_000,
-    hote: 'boutique.exemple.fr', produit: 'mon-theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' },
+  {
+    ok: true,
+    motif: '',
+    domaine: 'exemple.fr',
+    essai: false,
+    quand: '',
+    emis: NOW,
+    revalider: NOW + 86_400,
+    sursis: 2_592_000,
+    hote: 'boutique.exemple.fr',
+    produit: 'mon-theme',
+    nonce: 'Zk3q9XbLr2Vt8WcN4yHs',
+  },
   signer,
 );
-writeFileSync(join(dir, await cacheFileName('mon-theme', CLE, 'boutique.exemple.fr')), JSON.stringify({ envelope, failures: 0, retryAt: 0, recu: NOW }), { mode: 0o600 });
+writeFileSync(
+  join(dir, await cacheFileName('mon-theme', CLE, 'boutique.exemple.fr')),
+  JSON.stringify({ envelope, failures: 0, retryAt: 0, recu: NOW }),
+  { mode: 0o600 },
+);
 
 const options = (crypto: 'node' | 'noble'): LicenceOptions => ({
   cle: CLE,
@@ -49,7 +64,8 @@ const options = (crypto: 'node' | 'noble'): LicenceOptions => ({
 async function checked(crypto: 'node' | 'noble'): Promise<Licence> {
   const licence = new Licence(options(crypto));
   if (!(await licence.valide()) || licence.verdict?.state !== 'fresh') throw new Error('the bench cache must be fresh');
-  if ((await licence.cryptoName()) !== (crypto === 'node' ? 'node:crypto' : 'noble')) throw new Error(`${crypto} is not in use`);
+  if ((await licence.cryptoName()) !== (crypto === 'node' ? 'node:crypto' : 'noble'))
+    throw new Error(`${crypto} is not in use`);
   return licence;
 }
 

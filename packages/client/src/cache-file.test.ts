@@ -22,7 +22,9 @@ describe('cacheFileName', () => {
     expect(await cacheFileName('mon-theme', KEY, 'exemple.fr')).toBe(name);
     expect(name.toUpperCase()).not.toContain(KEY.slice(-4));
     // The digest of the JSON array ["mon-theme", key, "exemple.fr"], checked with node:crypto.
-    const digest = createHash('sha256').update(JSON.stringify(['mon-theme', KEY, 'exemple.fr'])).digest('hex');
+    const digest = createHash('sha256')
+      .update(JSON.stringify(['mon-theme', KEY, 'exemple.fr']))
+      .digest('hex');
     expect(name).toBe(`licence-${digest}.json`);
   });
 

@@ -14,7 +14,12 @@ afterAll(async () => {
   await fake.close();
 });
 
-const BODY = JSON.stringify({ cle: 'ABCDEFGHJKMNPQRSTVWXYZ012', url: 'exemple.fr', produit: 'mon-theme', nonce: 'abcdefghijklmnopqrstuv' });
+const BODY = JSON.stringify({
+  cle: 'ABCDEFGHJKMNPQRSTVWXYZ012',
+  url: 'exemple.fr',
+  produit: 'mon-theme',
+  nonce: 'abcdefghijklmnopqrstuv',
+});
 const call = (overrides: Partial<ServiceCall> = {}): ServiceCall => ({
   fetch: (input, init) => fetch(input, init),
   endpoint: `${fake.url}/api/licence`,
@@ -32,7 +37,11 @@ describe('callService over loopback', () => {
     expect(outcome).toEqual({ type: 'response', status: 200, body: { donnees: {}, signature: 'x' }, retryAfter: null });
     const received = fake.requests[before];
     expect(received).toMatchObject({ method: 'POST', path: '/api/licence', body: BODY });
-    expect(received?.headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'mon-theme (@licence/client 0.1.0)', accept: 'application/json' });
+    expect(received?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'mon-theme (@licence/client 0.1.0)',
+      accept: 'application/json',
+    });
   });
 
   it('hands any status to core with its Retry-After, and a body that is not JSON as null', async () => {
@@ -53,7 +62,10 @@ describe('callService over loopback', () => {
   });
 
   it('is a network failure when nothing listens', async () => {
-    expect(await callService(call({ endpoint: `${await closedPortUrl()}/api/licence` }))).toEqual({ type: 'failure', reason: 'network' });
+    expect(await callService(call({ endpoint: `${await closedPortUrl()}/api/licence` }))).toEqual({
+      type: 'failure',
+      reason: 'network',
+    });
   });
 
   it('is a timeout when the service never answers, and closes the connection', async () => {
@@ -72,7 +84,9 @@ describe('callService over loopback', () => {
     try {
       const address = stalling.address();
       if (address === null || typeof address === 'string') throw new Error('no port');
-      expect(await callService(call({ endpoint: `http://127.0.0.1:${address.port}/api/licence`, timeoutMs: 150 }))).toEqual({
+      expect(
+        await callService(call({ endpoint: `http://127.0.0.1:${address.port}/api/licence`, timeoutMs: 150 })),
+      ).toEqual({
         type: 'failure',
         reason: 'timeout',
       });

@@ -44,7 +44,16 @@ describe('checkOptions: what a product gets', () => {
     const clock = { now: () => 5 };
     const onError = () => undefined;
     const key = new Uint8Array(32).fill(7);
-    const config = checkOptions({ ...good, userAgent: ' MonTheme/2.0 ', fetch, clock, timeoutMs: 250, crypto: 'noble', onError, publicKeys: [key] });
+    const config = checkOptions({
+      ...good,
+      userAgent: ' MonTheme/2.0 ',
+      fetch,
+      clock,
+      timeoutMs: 250,
+      crypto: 'noble',
+      onError,
+      publicKeys: [key],
+    });
     expect(config).toMatchObject({ userAgent: 'MonTheme/2.0', fetch, clock, timeoutMs: 250, crypto: 'noble', onError });
     expect(config.publicKeys[0]).toEqual(key);
     // A copy: the caller's buffer may change afterwards.
@@ -52,7 +61,15 @@ describe('checkOptions: what a product gets', () => {
   });
 
   it('accepts undefined for every optional option (exactOptionalPropertyTypes users)', () => {
-    const config = checkOptions({ ...good, userAgent: undefined, fetch: undefined, clock: undefined, timeoutMs: undefined, crypto: undefined, onError: undefined });
+    const config = checkOptions({
+      ...good,
+      userAgent: undefined,
+      fetch: undefined,
+      clock: undefined,
+      timeoutMs: undefined,
+      crypto: undefined,
+      onError: undefined,
+    });
     expect(config.timeoutMs).toBe(DEFAULT_TIMEOUT_MS);
   });
 });
@@ -61,47 +78,172 @@ describe('checkOptions: every bad option, with its exact message', () => {
   const cases: [string, unknown, string, string][] = [
     ['options missing', undefined, 'options', 'options: expected an object, got undefined'],
     ['options an array', [], 'options', 'options: expected an object, got array'],
-    ['cle missing', { ...good, cle: undefined }, 'cle', "cle: required: the buyer's licence key, from the product's settings"],
+    [
+      'cle missing',
+      { ...good, cle: undefined },
+      'cle',
+      "cle: required: the buyer's licence key, from the product's settings",
+    ],
     ['cle a number', { ...good, cle: 42 }, 'cle', 'cle: expected a string, got number'],
     ['cle empty', { ...good, cle: '' }, 'cle', 'cle: is empty'],
     ['cle only dashes', { ...good, cle: '-----' }, 'cle', 'cle: holds no letter or digit'],
-    ['cle too short', { ...good, cle: 'ABCDE-FGHJK-MNPQR-STVWX-YZ01' }, 'cle', 'cle: expected 25 letters and digits, got 24'],
+    [
+      'cle too short',
+      { ...good, cle: 'ABCDE-FGHJK-MNPQR-STVWX-YZ01' },
+      'cle',
+      'cle: expected 25 letters and digits, got 24',
+    ],
     ['cle too long', { ...good, cle: `${KEY}3` }, 'cle', 'cle: expected 25 letters and digits, got 26'],
-    ['cle with an O', { ...good, cle: 'OBCDE-FGHJK-MNPQR-STVWX-YZ012' }, 'cle', 'cle: holds I, L, O or U, which no licence key contains'],
+    [
+      'cle with an O',
+      { ...good, cle: 'OBCDE-FGHJK-MNPQR-STVWX-YZ012' },
+      'cle',
+      'cle: holds I, L, O or U, which no licence key contains',
+    ],
     ['cle over 1024 characters', { ...good, cle: ` ${'-'.repeat(1024)}` }, 'cle', 'cle: longer than 1024 characters'],
-    ['cacheDir missing', { ...good, cacheDir: undefined }, 'cacheDir', 'cacheDir: required: a writable folder that deploys do not wipe'],
+    [
+      'cacheDir missing',
+      { ...good, cacheDir: undefined },
+      'cacheDir',
+      'cacheDir: required: a writable folder that deploys do not wipe',
+    ],
     ['cacheDir a number', { ...good, cacheDir: 1 }, 'cacheDir', 'cacheDir: expected a string, got number'],
     ['cacheDir blank', { ...good, cacheDir: '  ' }, 'cacheDir', 'cacheDir: is empty'],
     ['cacheDir with NUL', { ...good, cacheDir: '/tmp/a\0b' }, 'cacheDir', 'cacheDir: holds a NUL character'],
-    ['produit missing', { ...good, produit: undefined }, 'produit', 'produit: required: the product id the service knows (a-z, 0-9, ".", "_" and "-")'],
-    ['produit upper case', { ...good, produit: 'MonTheme' }, 'produit', 'produit: expected only a-z, 0-9, ".", "_" and "-"'],
+    [
+      'produit missing',
+      { ...good, produit: undefined },
+      'produit',
+      'produit: required: the product id the service knows (a-z, 0-9, ".", "_" and "-")',
+    ],
+    [
+      'produit upper case',
+      { ...good, produit: 'MonTheme' },
+      'produit',
+      'produit: expected only a-z, 0-9, ".", "_" and "-"',
+    ],
     ['produit empty', { ...good, produit: '' }, 'produit', 'produit: expected 1 to 64 characters, got 0'],
-    ['publicKeys missing', { ...good, publicKeys: undefined }, 'publicKeys', "publicKeys: required: the service's Ed25519 public keys (32 bytes, base64)"],
-    ['publicKeys a string', { ...good, publicKeys: PUBLIC_KEY }, 'publicKeys', 'publicKeys: expected a non-empty array of public keys (32 bytes, base64), got string'],
-    ['publicKeys empty', { ...good, publicKeys: [] }, 'publicKeys', 'publicKeys: expected a non-empty array of public keys (32 bytes, base64), got array'],
-    ['a key of 31 bytes', { ...good, publicKeys: [PUBLIC_KEY, Buffer.alloc(31).toString('base64')] }, 'publicKeys[1]', 'publicKeys[1]: expected 32 bytes, got 31'],
-    ['a key of 33 raw bytes', { ...good, publicKeys: [new Uint8Array(33)] }, 'publicKeys[0]', 'publicKeys[0]: expected 32 bytes, got 33'],
-    ['a key not base64', { ...good, publicKeys: ['not base64!'] }, 'publicKeys[0]', 'publicKeys[0]: not canonical padded base64'],
-    ['a key a number', { ...good, publicKeys: [7] }, 'publicKeys[0]', 'publicKeys[0]: expected base64 text or a Uint8Array, got number'],
-    ['url missing', { ...good, url: undefined }, 'url', 'url: required: the address of your licence service, such as https://licences.example.com'],
+    [
+      'publicKeys missing',
+      { ...good, publicKeys: undefined },
+      'publicKeys',
+      "publicKeys: required: the service's Ed25519 public keys (32 bytes, base64)",
+    ],
+    [
+      'publicKeys a string',
+      { ...good, publicKeys: PUBLIC_KEY },
+      'publicKeys',
+      'publicKeys: expected a non-empty array of public keys (32 bytes, base64), got string',
+    ],
+    [
+      'publicKeys empty',
+      { ...good, publicKeys: [] },
+      'publicKeys',
+      'publicKeys: expected a non-empty array of public keys (32 bytes, base64), got array',
+    ],
+    [
+      'a key of 31 bytes',
+      { ...good, publicKeys: [PUBLIC_KEY, Buffer.alloc(31).toString('base64')] },
+      'publicKeys[1]',
+      'publicKeys[1]: expected 32 bytes, got 31',
+    ],
+    [
+      'a key of 33 raw bytes',
+      { ...good, publicKeys: [new Uint8Array(33)] },
+      'publicKeys[0]',
+      'publicKeys[0]: expected 32 bytes, got 33',
+    ],
+    [
+      'a key not base64',
+      { ...good, publicKeys: ['not base64!'] },
+      'publicKeys[0]',
+      'publicKeys[0]: not canonical padded base64',
+    ],
+    [
+      'a key a number',
+      { ...good, publicKeys: [7] },
+      'publicKeys[0]',
+      'publicKeys[0]: expected base64 text or a Uint8Array, got number',
+    ],
+    [
+      'url missing',
+      { ...good, url: undefined },
+      'url',
+      'url: required: the address of your licence service, such as https://licences.example.com',
+    ],
     ['url not a URL', { ...good, url: 'licences.example.com' }, 'url', 'url: not an absolute http or https URL'],
     ['url ftp', { ...good, url: 'ftp://licences.example.com' }, 'url', 'url: expected an http or https URL, got ftp:'],
-    ['url with credentials', { ...good, url: 'https://user:secret@licences.example.com' }, 'url', 'url: must not hold a user name or password (the endpoint takes no credential)'],
-    ['host missing', { ...good, host: undefined }, 'host', 'host: required: the site the product runs on, as a host name or a URL'],
+    [
+      'url with credentials',
+      { ...good, url: 'https://user:secret@licences.example.com' },
+      'url',
+      'url: must not hold a user name or password (the endpoint takes no credential)',
+    ],
+    [
+      'host missing',
+      { ...good, host: undefined },
+      'host',
+      'host: required: the site the product runs on, as a host name or a URL',
+    ],
     ['host a number', { ...good, host: 3 }, 'host', 'host: expected a string, got number'],
     ['host ftp', { ...good, host: 'ftp://exemple.fr' }, 'host', 'host: scheme must be http or https, got ftp'],
-    ['host a public suffix', { ...good, host: 'co.uk' }, 'host', 'host: host is a public suffix (co.uk) and names no site'],
-    ['userAgent empty', { ...good, userAgent: ' ' }, 'userAgent', 'userAgent: is empty (the service refuses a request without one)'],
+    [
+      'host a public suffix',
+      { ...good, host: 'co.uk' },
+      'host',
+      'host: host is a public suffix (co.uk) and names no site',
+    ],
+    [
+      'userAgent empty',
+      { ...good, userAgent: ' ' },
+      'userAgent',
+      'userAgent: is empty (the service refuses a request without one)',
+    ],
     ['userAgent a number', { ...good, userAgent: 1 }, 'userAgent', 'userAgent: expected a string, got number'],
-    ['userAgent with a newline', { ...good, userAgent: 'MonTheme\r\nX: y' }, 'userAgent', 'userAgent: expected visible ASCII characters, spaces and tabs only'],
-    ['userAgent too long', { ...good, userAgent: 'x'.repeat(513) }, 'userAgent', 'userAgent: expected at most 512 characters, got 513'],
+    [
+      'userAgent with a newline',
+      { ...good, userAgent: 'MonTheme\r\nX: y' },
+      'userAgent',
+      'userAgent: expected visible ASCII characters, spaces and tabs only',
+    ],
+    [
+      'userAgent too long',
+      { ...good, userAgent: 'x'.repeat(513) },
+      'userAgent',
+      'userAgent: expected at most 512 characters, got 513',
+    ],
     ['fetch a string', { ...good, fetch: 'fetch' }, 'fetch', 'fetch: expected a function, got string'],
-    ['clock a function', { ...good, clock: () => 1 }, 'clock', 'clock: expected an object with a now() method, got function'],
+    [
+      'clock a function',
+      { ...good, clock: () => 1 },
+      'clock',
+      'clock: expected an object with a now() method, got function',
+    ],
     ['clock without now', { ...good, clock: {} }, 'clock', 'clock: expected an object with a now() method, got object'],
-    ['timeoutMs 0', { ...good, timeoutMs: 0 }, 'timeoutMs', 'timeoutMs: expected an integer from 1 to 60000 (milliseconds), got 0'],
-    ['timeoutMs in seconds as a string', { ...good, timeoutMs: '6' }, 'timeoutMs', 'timeoutMs: expected an integer from 1 to 60000 (milliseconds), got string'],
-    ['timeoutMs fractional', { ...good, timeoutMs: 1.5 }, 'timeoutMs', 'timeoutMs: expected an integer from 1 to 60000 (milliseconds), got 1.5'],
-    ['crypto unknown', { ...good, crypto: 'openssl' }, 'crypto', 'crypto: expected "auto", "node" or "noble", got "openssl"'],
+    [
+      'timeoutMs 0',
+      { ...good, timeoutMs: 0 },
+      'timeoutMs',
+      'timeoutMs: expected an integer from 1 to 60000 (milliseconds), got 0',
+    ],
+    [
+      'timeoutMs in seconds as a string',
+      { ...good, timeoutMs: '6' },
+      'timeoutMs',
+      'timeoutMs: expected an integer from 1 to 60000 (milliseconds), got string',
+    ],
+    [
+      'timeoutMs fractional',
+      { ...good, timeoutMs: 1.5 },
+      'timeoutMs',
+      'timeoutMs: expected an integer from 1 to 60000 (milliseconds), got 1.5',
+    ],
+    [
+      'crypto unknown',
+      { ...good, crypto: 'openssl' },
+      'crypto',
+      'crypto: expected "auto", "node" or "noble", got "openssl"',
+    ],
     ['onError a string', { ...good, onError: 'log' }, 'onError', 'onError: expected a function, got string'],
   ];
 

@@ -1,5 +1,15 @@
 import { resolve } from 'node:path';
-import { CROCKFORD_ALPHABET, isValidationError, KEY_LENGTH, normalizeKey, parseHost, toPublicKey, typeName, validateProduit, ValidationError } from '@licence/core';
+import {
+  CROCKFORD_ALPHABET,
+  isValidationError,
+  KEY_LENGTH,
+  normalizeKey,
+  parseHost,
+  toPublicKey,
+  typeName,
+  validateProduit,
+  ValidationError,
+} from '@licence/core';
 import { DEFAULT_TIMEOUT_MS } from './call-service.js';
 import type { FetchLike } from './call-service.js';
 import { serviceEndpoint } from './service-endpoint.js';
@@ -104,7 +114,8 @@ function checkKey(cle: unknown): string {
 
 function checkCacheDir(cacheDir: unknown): string {
   if (cacheDir === undefined) throw required('cacheDir', 'a writable folder that deploys do not wipe');
-  if (typeof cacheDir !== 'string') throw new ValidationError('cacheDir', `cacheDir: expected a string, got ${typeName(cacheDir)}`);
+  if (typeof cacheDir !== 'string')
+    throw new ValidationError('cacheDir', `cacheDir: expected a string, got ${typeName(cacheDir)}`);
   if (cacheDir.trim() === '') throw new ValidationError('cacheDir', 'cacheDir: is empty');
   if (cacheDir.includes('\0')) throw new ValidationError('cacheDir', 'cacheDir: holds a NUL character');
   // Resolved once, so a later process.chdir() does not move the cache.
@@ -147,9 +158,12 @@ function checkHost(host: unknown): string {
 
 function checkUserAgent(userAgent: unknown, produit: string): string {
   if (userAgent === undefined) return defaultUserAgent(produit);
-  if (typeof userAgent !== 'string') throw new ValidationError('userAgent', `userAgent: expected a string, got ${typeName(userAgent)}`);
-  if (userAgent.trim() === '') throw new ValidationError('userAgent', 'userAgent: is empty (the service refuses a request without one)');
-  if (userAgent.length > 512) throw new ValidationError('userAgent', `userAgent: expected at most 512 characters, got ${userAgent.length}`);
+  if (typeof userAgent !== 'string')
+    throw new ValidationError('userAgent', `userAgent: expected a string, got ${typeName(userAgent)}`);
+  if (userAgent.trim() === '')
+    throw new ValidationError('userAgent', 'userAgent: is empty (the service refuses a request without one)');
+  if (userAgent.length > 512)
+    throw new ValidationError('userAgent', `userAgent: expected at most 512 characters, got ${userAgent.length}`);
   // RFC 9110 5.5: a field value is visible ASCII, spaces and tabs; anything else would be refused by fetch.
   if (!/^[\t\x20-\x7e]+$/.test(userAgent)) {
     throw new ValidationError('userAgent', 'userAgent: expected visible ASCII characters, spaces and tabs only');
@@ -160,11 +174,13 @@ function checkUserAgent(userAgent: unknown, produit: string): string {
 function checkFetch(fetchOption: unknown): FetchLike {
   if (fetchOption === undefined) {
     const global: unknown = globalThis.fetch;
-    if (typeof global !== 'function') throw new ValidationError('fetch', 'fetch: this runtime has no global fetch; pass one');
+    if (typeof global !== 'function')
+      throw new ValidationError('fetch', 'fetch: this runtime has no global fetch; pass one');
     // Bound: some runtimes' fetch refuses to run with another `this`.
     return (input, init) => globalThis.fetch(input, init);
   }
-  if (typeof fetchOption !== 'function') throw new ValidationError('fetch', `fetch: expected a function, got ${typeName(fetchOption)}`);
+  if (typeof fetchOption !== 'function')
+    throw new ValidationError('fetch', `fetch: expected a function, got ${typeName(fetchOption)}`);
   return fetchOption as FetchLike;
 }
 
@@ -190,7 +206,10 @@ function checkTimeout(timeoutMs: unknown): number {
 function checkCrypto(crypto: unknown): CryptoChoice {
   if (crypto === undefined) return 'auto';
   if (!CRYPTO_CHOICES.includes(crypto)) {
-    throw new ValidationError('crypto', `crypto: expected "auto", "node" or "noble", got ${typeof crypto === 'string' ? JSON.stringify(crypto.slice(0, 20)) : typeName(crypto)}`);
+    throw new ValidationError(
+      'crypto',
+      `crypto: expected "auto", "node" or "noble", got ${typeof crypto === 'string' ? JSON.stringify(crypto.slice(0, 20)) : typeName(crypto)}`,
+    );
   }
   return crypto as CryptoChoice;
 }
@@ -201,6 +220,7 @@ function checkOnError(onError: unknown): (error: Error) => void {
     // folder makes every new process call the service), nor crash for it.
     return (error) => console.warn(`@licence/client: ${error.message}`);
   }
-  if (typeof onError !== 'function') throw new ValidationError('onError', `onError: expected a function, got ${typeName(onError)}`);
+  if (typeof onError !== 'function')
+    throw new ValidationError('onError', `onError: expected a function, got ${typeName(onError)}`);
   return onError as (error: Error) => void;
 }

@@ -111,7 +111,10 @@ export class Licence {
 
   /** A sentence for the buyer naming the domains and dating the event, in French or English. After `valide()`. */
   message(lang: Lang = 'fr'): string {
-    if (!LANGS.includes(lang)) throw new TypeError(`message: expected "fr" or "en", got ${typeof lang === 'string' ? JSON.stringify(lang.slice(0, 8)) : typeof lang}`);
+    if (!LANGS.includes(lang))
+      throw new TypeError(
+        `message: expected "fr" or "en", got ${typeof lang === 'string' ? JSON.stringify(lang.slice(0, 8)) : typeof lang}`,
+      );
     return verdictMessage(this.#last('message'), this.hote, lang);
   }
 
@@ -135,7 +138,12 @@ export class Licence {
       const { produit, cle, hote, cacheDir, crypto } = this.#config;
       const name = await cacheFileName(produit, cle, hote);
       const verifier = await chooseVerifier(crypto);
-      return { file: join(cacheDir, name), lockFile: join(cacheDir, `${name}.lock`), verifier, verify: memoized(verifier.verify) };
+      return {
+        file: join(cacheDir, name),
+        lockFile: join(cacheDir, `${name}.lock`),
+        verifier,
+        verify: memoized(verifier.verify),
+      };
     })();
     return this.#setup;
   }
@@ -344,7 +352,10 @@ export class Licence {
     const ms = this.#config.clock.now();
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
       // The injected clock is the caller's code: a wrong value is a bug to fix, not a verdict.
-      throw new ValidationError('clock', `clock: now() must return milliseconds since the epoch, got ${typeof ms === 'number' ? String(ms) : typeName(ms)}`);
+      throw new ValidationError(
+        'clock',
+        `clock: now() must return milliseconds since the epoch, got ${typeof ms === 'number' ? String(ms) : typeName(ms)}`,
+      );
     }
     return Math.floor(ms / 1000);
   }
@@ -357,5 +368,8 @@ export class Licence {
 /** docs/protocol.md#product-and-nonce: 16 random bytes (128 bits), base64url: 22 characters of `[A-Za-z0-9_-]`. */
 export function randomNonce(): string {
   const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }

@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -97,7 +106,7 @@ describe('acquireLock', () => {
     expect(readdirSync(dir)).toEqual(['licence-x.json.lock']);
   });
 
-  it('a holder taken over as stale does not remove its successor\'s lock', async () => {
+  it("a holder taken over as stale does not remove its successor's lock", async () => {
     const first = await acquireLock(path, { staleMs: STALE_MS });
     age(path, 17);
     const second = await acquireLock(path, { staleMs: STALE_MS });

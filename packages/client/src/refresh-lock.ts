@@ -173,5 +173,7 @@ function ignoreMissing(error: unknown): void {
 }
 
 function randomToken(): string {
-  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
 }

@@ -4,7 +4,17 @@ import { isReceipt, serverTime } from './server-time.js';
 
 const EMIS = 1_767_225_600;
 const envelope = {
-  donnees: { ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '', emis: EMIS, revalider: EMIS + 86_400, sursis: 2_592_000, hote: 'exemple.fr' },
+  donnees: {
+    ok: true,
+    motif: '',
+    domaine: 'exemple.fr',
+    essai: false,
+    quand: '',
+    emis: EMIS,
+    revalider: EMIS + 86_400,
+    sursis: 2_592_000,
+    hote: 'exemple.fr',
+  },
   signature: '',
 } satisfies SignedEnvelope;
 

@@ -14,7 +14,10 @@ const ENDPOINT = /\/api\/licen[cs]e\/?$/;
  */
 export function serviceEndpoint(url: unknown): string {
   if (url === undefined) {
-    throw new ValidationError('url', 'url: required: the address of your licence service, such as https://licences.example.com');
+    throw new ValidationError(
+      'url',
+      'url: required: the address of your licence service, such as https://licences.example.com',
+    );
   }
   if (typeof url !== 'string') throw new ValidationError('url', `url: expected a string, got ${typeName(url)}`);
   let parsed: URL;

@@ -6,12 +6,17 @@ import type { Verifier } from './signature-verifier.js';
 
 interface WycheproofFile {
   numberOfTests: number;
-  testGroups: { publicKey: { pk: string }; tests: { tcId: number; msg: string; sig: string; result: 'valid' | 'invalid' }[] }[];
+  testGroups: {
+    publicKey: { pk: string };
+    tests: { tcId: number; msg: string; sig: string; result: 'valid' | 'invalid' }[];
+  }[];
 }
 
 const hex = (text: string) => new Uint8Array(Buffer.from(text, 'hex'));
 const wycheproof = readExternalJson<WycheproofFile>('wycheproof/ed25519_test.json');
-const tests = wycheproof.testGroups.flatMap((group) => group.tests.map((test) => ({ ...test, pk: group.publicKey.pk })));
+const tests = wycheproof.testGroups.flatMap((group) =>
+  group.tests.map((test) => ({ ...test, pk: group.publicKey.pk })),
+);
 const signatures = loadSignatureVectors();
 
 const node = await nodeVerifier();
@@ -25,7 +30,9 @@ describe.each(verifiers)('%s verifier', (_name, verifier) => {
   it('agrees with every Wycheproof ed25519 case (strict RFC 8032)', () => {
     expect(tests).toHaveLength(wycheproof.numberOfTests);
     for (const test of tests) {
-      expect(verifier.verify(hex(test.sig), hex(test.msg), hex(test.pk)), `tcId ${test.tcId}`).toBe(test.result === 'valid');
+      expect(verifier.verify(hex(test.sig), hex(test.msg), hex(test.pk)), `tcId ${test.tcId}`).toBe(
+        test.result === 'valid',
+      );
     }
   });
 
@@ -87,7 +94,7 @@ describe('memoized: a signature check once per content per process', () => {
     expect(calls).toBe(3);
   });
 
-  it('keeps its own copies: changing the caller\'s bytes afterwards cannot make them pass', () => {
+  it("keeps its own copies: changing the caller's bytes afterwards cannot make them pass", () => {
     const verify = memoized(verifySignature);
     const bytes = message.slice();
     expect(verify(signature, bytes, primary)).toBe(true);

@@ -28,7 +28,8 @@ export async function chooseVerifier(choice: CryptoChoice): Promise<Verifier> {
   nodeChoice ??= nodeVerifier();
   const node = await nodeChoice;
   if (node !== null) return node;
-  if (choice === 'node') throw new Error('crypto: "node" was asked for, but this runtime has no node:crypto with Ed25519');
+  if (choice === 'node')
+    throw new Error('crypto: "node" was asked for, but this runtime has no node:crypto with Ed25519');
   return nobleVerifier;
 }
 
@@ -99,7 +100,8 @@ const MEMO_SIZE = 16;
 export function memoized(verify: SignatureVerifier): SignatureVerifier {
   return (signature, message, publicKey) => {
     for (const entry of memo) {
-      if (equal(entry.signature, signature) && equal(entry.publicKey, publicKey) && equal(entry.message, message)) return true;
+      if (equal(entry.signature, signature) && equal(entry.publicKey, publicKey) && equal(entry.message, message))
+        return true;
     }
     if (verify(signature, message, publicKey) !== true) return false;
     memo.unshift({ signature: signature.slice(), message: message.slice(), publicKey: publicKey.slice() });
@@ -120,11 +122,15 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 function toBase64Url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 function fromHex(hex: string): Uint8Array {
   const bytes = new Uint8Array(hex.length / 2);
-  for (let index = 0; index < bytes.length; index += 1) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+  for (let index = 0; index < bytes.length; index += 1)
+    bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
   return bytes;
 }

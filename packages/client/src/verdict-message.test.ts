@@ -4,16 +4,29 @@ import { formatDate, verdictMessage } from './verdict-message.js';
 
 const EMIS = Date.UTC(2026, 2, 1, 8, 5, 0) / 1000;
 const base: Donnees = {
-  ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '', emis: EMIS,
-  revalider: EMIS + 86_400, sursis: 2_592_000, hote: 'boutique.exemple.fr',
+  ok: true,
+  motif: '',
+  domaine: 'exemple.fr',
+  essai: false,
+  quand: '',
+  emis: EMIS,
+  revalider: EMIS + 86_400,
+  sursis: 2_592_000,
+  hote: 'boutique.exemple.fr',
 };
 const refusal = (motif: string, fields: Partial<Donnees> = {}): Donnees => ({ ...base, ok: false, motif, ...fields });
-const say = (donnees: Donnees, lang: 'fr' | 'en', state: ClientState = 'refreshed') => verdictMessage({ state, donnees }, 'boutique.exemple.fr', lang);
+const say = (donnees: Donnees, lang: 'fr' | 'en', state: ClientState = 'refreshed') =>
+  verdictMessage({ state, donnees }, 'boutique.exemple.fr', lang);
 
 describe('verdictMessage', () => {
   it.each<[string, Donnees, string, string]>([
     ['ok', base, 'Licence valide pour exemple.fr.', 'Licence valid for exemple.fr.'],
-    ['ok with no domain (a private host)', { ...base, domaine: '' }, 'Licence valide pour boutique.exemple.fr.', 'Licence valid for boutique.exemple.fr.'],
+    [
+      'ok with no domain (a private host)',
+      { ...base, domaine: '' },
+      'Licence valide pour boutique.exemple.fr.',
+      'Licence valid for boutique.exemple.fr.',
+    ],
     [
       'essai',
       { ...base, essai: true },
@@ -94,7 +107,7 @@ describe('verdictMessage', () => {
 
   it('dates the last check when the verdict is only kept through an outage (grace)', () => {
     expect(say(base, 'fr', 'grace')).toBe(
-      'Licence valide pour exemple.fr. Dernière vérification le 1er mars 2026 à 08:05 UTC ; le service de licence ne répond pas pour l\'instant.',
+      "Licence valide pour exemple.fr. Dernière vérification le 1er mars 2026 à 08:05 UTC ; le service de licence ne répond pas pour l'instant.",
     );
     expect(say(refusal('revocation', { quand: '2026-02-03T10:00:00Z', domaine: '' }), 'en', 'grace')).toBe(
       'This licence key was revoked on 3 February 2026 at 10:00 UTC. Last checked on 1 March 2026 at 08:05 UTC; the licence service is not answering at the moment.',
@@ -106,13 +119,26 @@ describe('verdictMessage', () => {
     expect(say(lapsed, 'fr', 'lapsed')).toBe(
       "Le service de licence n'a pas pu être joint : le produit continue de fonctionner et vérifiera la licence plus tard.",
     );
-    expect(say(lapsed, 'en', 'lapsed')).toBe('The licence service could not be reached: the product keeps working and will check the licence later.');
+    expect(say(lapsed, 'en', 'lapsed')).toBe(
+      'The licence service could not be reached: the product keeps working and will check the licence later.',
+    );
   });
 
   it('writes every month in both languages', () => {
     const months = Array.from({ length: 12 }, (_, month) => formatDate(Date.UTC(2026, month, 10, 7, 3) / 1000, 'fr'));
     expect(months.map((text) => text.split(' ')[1])).toEqual([
-      'janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre',
+      'janvier',
+      'février',
+      'mars',
+      'avril',
+      'mai',
+      'juin',
+      'juillet',
+      'août',
+      'septembre',
+      'octobre',
+      'novembre',
+      'décembre',
     ]);
     expect(formatDate(Date.UTC(2026, 11, 31, 23, 59) / 1000, 'en')).toBe('31 December 2026 at 23:59 UTC');
     expect(formatDate(Date.UTC(2027, 0, 1) / 1000, 'fr')).toBe('1er janvier 2027 à 00:00 UTC');

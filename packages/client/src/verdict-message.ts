@@ -11,7 +11,11 @@ export const LANGS: readonly Lang[] = ['fr', 'en'];
  * Dates are written out by hand in UTC, the zone `quand` is in, so the text does not depend on
  * the runtime's locale data.
  */
-export function verdictMessage(verdict: { readonly state: ClientState; readonly donnees: Donnees }, hote: string, lang: Lang): string {
+export function verdictMessage(
+  verdict: { readonly state: ClientState; readonly donnees: Donnees },
+  hote: string,
+  lang: Lang,
+): string {
   const { state, donnees } = verdict;
   const text = lang === 'fr' ? FRENCH : ENGLISH;
   if (state === 'lapsed') return text.lapsed;
@@ -38,13 +42,16 @@ interface Texts {
 }
 
 const FRENCH: Texts = {
-  lapsed: "Le service de licence n'a pas pu être joint : le produit continue de fonctionner et vérifiera la licence plus tard.",
+  lapsed:
+    "Le service de licence n'a pas pu être joint : le produit continue de fonctionner et vérifiera la licence plus tard.",
   valid: (domaine) => `Licence valide pour ${domaine}.`,
   trial: (hote) => `Licence d'essai ou de développement sur ${hote} : aucune activation n'est utilisée.`,
   lastChecked: (date) => `Dernière vérification le ${date} ; le service de licence ne répond pas pour l'instant.`,
-  otherDomain: (domains, hote) => `Cette clé de licence est déjà utilisée sur ${domains}. Pour l'utiliser sur ${hote}, transférez-la depuis votre compte.`,
+  otherDomain: (domains, hote) =>
+    `Cette clé de licence est déjà utilisée sur ${domains}. Pour l'utiliser sur ${hote}, transférez-la depuis votre compte.`,
   noDomain: (hote) => `Cette clé de licence ne permet pas d'activer ${hote}.`,
-  transferred: (on) => `Cette clé de licence a été transférée vers un autre site${on} : utilisez la nouvelle clé reçue lors du transfert.`,
+  transferred: (on) =>
+    `Cette clé de licence a été transférée vers un autre site${on} : utilisez la nouvelle clé reçue lors du transfert.`,
   regenerated: (on) => `Cette clé de licence a été remplacée par une nouvelle${on} : saisissez la nouvelle clé.`,
   revoked: (on) => `Cette clé de licence a été révoquée${on}.`,
   expired: (on) => `Cette clé d'essai a expiré${on}.`,
@@ -60,9 +67,11 @@ const ENGLISH: Texts = {
   valid: (domaine) => `Licence valid for ${domaine}.`,
   trial: (hote) => `Trial or development licence on ${hote}: no activation is used.`,
   lastChecked: (date) => `Last checked on ${date}; the licence service is not answering at the moment.`,
-  otherDomain: (domains, hote) => `This licence key is already in use on ${domains}. To use it on ${hote}, transfer it from your account.`,
+  otherDomain: (domains, hote) =>
+    `This licence key is already in use on ${domains}. To use it on ${hote}, transfer it from your account.`,
   noDomain: (hote) => `This licence key cannot be activated on ${hote}.`,
-  transferred: (on) => `This licence key was transferred to another site${on}: use the new key you received with the transfer.`,
+  transferred: (on) =>
+    `This licence key was transferred to another site${on}: use the new key you received with the transfer.`,
   regenerated: (on) => `This licence key was replaced by a new one${on}: enter the new key.`,
   revoked: (on) => `This licence key was revoked${on}.`,
   expired: (on) => `This trial key expired${on}.`,
@@ -128,8 +137,34 @@ export function formatDate(seconds: number, lang: Lang): string {
 }
 
 const MONTHS: Readonly<Record<Lang, readonly string[]>> = {
-  fr: ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'],
-  en: ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'],
+  fr: [
+    'janvier',
+    'février',
+    'mars',
+    'avril',
+    'mai',
+    'juin',
+    'juillet',
+    'août',
+    'septembre',
+    'octobre',
+    'novembre',
+    'décembre',
+  ],
+  en: [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ],
 };
 
 function writeDate(year: number, month: number, day: number, time: string, lang: Lang): string {

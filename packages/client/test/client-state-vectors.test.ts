@@ -83,7 +83,9 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
     service.answer({
       status: outcome.status,
       ...(outcome.body === null ? {} : { body: JSON.stringify(outcome.body) }),
-      ...(outcome.retryAfter === undefined || outcome.retryAfter === null ? {} : { headers: { 'retry-after': outcome.retryAfter } }),
+      ...(outcome.retryAfter === undefined || outcome.retryAfter === null
+        ? {}
+        : { headers: { 'retry-after': outcome.retryAfter } }),
     });
   } else {
     // No outcome: a call, if the client makes one, gets a 503 and the case only counts it.
@@ -113,7 +115,12 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
   if (c.name === CALL_DURING_BACKOFF) {
     // See above: the client keeps its back-off; what core does when a call happens anyway is
     // core's suite's business.
-    const expected = clientStep({ now: c.now, cache: c.cache, trustedPublicKeys: vectors.trustedPublicKeys, expect: { hote: c.expect.hote, produit } });
+    const expected = clientStep({
+      now: c.now,
+      cache: c.cache,
+      trustedPublicKeys: vectors.trustedPublicKeys,
+      expect: { hote: c.expect.hote, produit },
+    });
     expect(expected).toMatchObject({ action: 'use', state: 'grace', store: null });
     if (expected.action !== 'use') return;
     expect(sent).toEqual([]);
@@ -126,7 +133,12 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
   if (result.action === 'call') {
     // The client called, with the case's host, product and a nonce, and nothing else decided.
     expect(sent).toHaveLength(1);
-    expect(JSON.parse(sent[0]?.body ?? '')).toEqual({ cle: CLE, url: c.expect.hote, produit, nonce: 'nonce_de_ce-test_000000' });
+    expect(JSON.parse(sent[0]?.body ?? '')).toEqual({
+      cle: CLE,
+      url: c.expect.hote,
+      produit,
+      nonce: 'nonce_de_ce-test_000000',
+    });
     return;
   }
 

@@ -49,7 +49,9 @@ describe('a client clock that is not the service clock', () => {
     const licence = skewedLicence(cle, -730 * DAY);
     await licence.valide();
     const file = join(dir, await cacheFileName(PRODUIT, cle.replace(/-/g, ''), HOST));
-    expect((JSON.parse(readFileSync(file, 'utf8')) as { recu: number }).recu).toBe(Math.floor(server.clock.now() / 1000) - 730 * DAY);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { recu: number }).recu).toBe(
+      Math.floor(server.clock.now() / 1000) - 730 * DAY,
+    );
 
     server.clock.advance(DAY - 1);
     expect(await skewedLicence(cle, -730 * DAY).valide()).toBe(true);

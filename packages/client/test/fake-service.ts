@@ -56,7 +56,10 @@ export async function startFakeService(): Promise<FakeService> {
         });
         return;
       }
-      response.writeHead(answer.status, { ...(answer.body === undefined ? {} : { 'content-type': 'application/json' }), ...answer.headers });
+      response.writeHead(answer.status, {
+        ...(answer.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...answer.headers,
+      });
       response.end(answer.body);
     });
   });

@@ -54,7 +54,10 @@ export interface LicenceServer {
   /** An authorised admin call that must succeed: its JSON answer. */
   admin(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>>;
   /** A product, then a buyer key for it (1 site unless told): the key. */
-  issueKey(produit: string, options?: { readonly sites?: number; readonly kind?: 'buyer' | 'trial' | 'dev' }): Promise<string>;
+  issueKey(
+    produit: string,
+    options?: { readonly sites?: number; readonly kind?: 'buyer' | 'trial' | 'dev' },
+  ): Promise<string>;
   /** Every JSON log line the server wrote. */
   readonly lines: string[];
   close(): Promise<void>;
@@ -111,11 +114,15 @@ export async function startLicenceServer(options: { readonly clockStartMs: numbe
   const admin = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const response = await fetch(`${url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${adminToken}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const parsed: unknown = await response.json();
-    if (!response.ok || typeof parsed !== 'object' || parsed === null) throw new Error(`${path}: ${response.status} ${JSON.stringify(parsed)}`);
+    if (!response.ok || typeof parsed !== 'object' || parsed === null)
+      throw new Error(`${path}: ${response.status} ${JSON.stringify(parsed)}`);
     return parsed as Record<string, unknown>;
   };
   const products = new Set<string>();

@@ -44,7 +44,14 @@ afterEach(async () => {
 });
 
 function options(cle: string) {
-  return { cle, cacheDir: join(dir, 'cache'), produit: PRODUIT, publicKeys: [TEST_PUBLIC_KEY], url: server.url, host: HOST };
+  return {
+    cle,
+    cacheDir: join(dir, 'cache'),
+    produit: PRODUIT,
+    publicKeys: [TEST_PUBLIC_KEY],
+    url: server.url,
+    host: HOST,
+  };
 }
 
 function startChild(config: unknown): { child: ChildProcess; done: Promise<ChildAnswer> } {
@@ -77,7 +84,9 @@ describe('many processes, one cache', () => {
 
     const barrier = join(dir, 'barrier');
     mkdirSync(barrier);
-    const runs = Array.from({ length: 20 }, () => startChild({ options: options(cle), nowMs: server.clock.now(), barrier }));
+    const runs = Array.from({ length: 20 }, () =>
+      startChild({ options: options(cle), nowMs: server.clock.now(), barrier }),
+    );
     await expect.poll(() => readdirSync(barrier).length, { timeout: 20_000, interval: 20 }).toBe(20);
     writeFileSync(join(barrier, 'go'), '');
     const answers = await Promise.all(runs.map((run) => run.done));
@@ -88,10 +97,12 @@ describe('many processes, one cache', () => {
     expect(states.filter((state) => state === 'refreshed')).toHaveLength(1);
     // The others kept the cached verdict while it was refreshed, or read the new one after.
     expect(states.every((state) => ['refreshed', 'grace', 'fresh'].includes(state))).toBe(true);
-    expect(existsSync(join(dir, 'cache', `${await cacheFileName(PRODUIT, cle.replace(/-/g, ''), HOST)}.lock`))).toBe(false);
+    expect(existsSync(join(dir, 'cache', `${await cacheFileName(PRODUIT, cle.replace(/-/g, ''), HOST)}.lock`))).toBe(
+      false,
+    );
   });
 
-  it("a refresher killed while it holds the lock: the next process takes the lock over and calls", async () => {
+  it('a refresher killed while it holds the lock: the next process takes the lock over and calls', async () => {
     const cle = await server.issueKey(PRODUIT);
     const first = new Licence({ ...options(cle), clock: server.clock });
     await first.valide();

@@ -66,7 +66,12 @@ async function cacheFile(cle: string, produit = PRODUIT, hote = HOTE): Promise<s
   return join(dir, await cacheFileName(produit, cle.replace(/-/g, ''), hote));
 }
 
-function readRecord(file: string): { envelope: { donnees: Record<string, unknown>; signature: string } | null; failures: number; retryAt: number; recu?: number } {
+function readRecord(file: string): {
+  envelope: { donnees: Record<string, unknown>; signature: string } | null;
+  failures: number;
+  retryAt: number;
+  recu?: number;
+} {
   return JSON.parse(readFileSync(file, 'utf8')) as ReturnType<typeof readRecord>;
 }
 
@@ -77,7 +82,11 @@ describe('end-to-end scenarios against the real Koa server', () => {
     const cle = await server.issueKey(PRODUIT);
     const licence = licenceFor(cle);
     expect(await licence.valide()).toBe(true);
-    expect(licence.verdict).toMatchObject({ state: 'refreshed', runs: true, donnees: { ok: true, domaine: 'exemple.fr', hote: HOTE, produit: PRODUIT } });
+    expect(licence.verdict).toMatchObject({
+      state: 'refreshed',
+      runs: true,
+      donnees: { ok: true, domaine: 'exemple.fr', hote: HOTE, produit: PRODUIT },
+    });
     expect(licence.essai()).toBe(false);
     expect(licence.message()).toBe('Licence valide pour exemple.fr.');
     expect(licence.message('en')).toBe('Licence valid for exemple.fr.');
@@ -162,7 +171,11 @@ describe('end-to-end scenarios against the real Koa server', () => {
     await server.close();
     server.clock.advance(30 * DAY);
     expect(await licence.valide()).toBe(true);
-    expect(licence.verdict).toMatchObject({ state: 'lapsed', runs: true, donnees: { ok: false, motif: 'reseau', hote: HOTE } });
+    expect(licence.verdict).toMatchObject({
+      state: 'lapsed',
+      runs: true,
+      donnees: { ok: false, motif: 'reseau', hote: HOTE },
+    });
     expect(licence.message('fr')).toBe(
       "Le service de licence n'a pas pu être joint : le produit continue de fonctionner et vérifiera la licence plus tard.",
     );
@@ -180,9 +193,17 @@ describe('end-to-end scenarios against the real Koa server', () => {
     expect(await licence.valide()).toBe(true);
     server.clock.advance(DAY - 3600);
     expect(await licence.valide()).toBe(false);
-    expect(licence.verdict).toMatchObject({ state: 'refreshed', runs: false, donnees: { ok: false, motif: 'revocation', quand: '2026-01-05T10:00:00Z' } });
-    expect(licence.message()).toBe('Cette clé de licence a été révoquée le 5 janvier 2026 à 10:00 UTC. Domaines concernés : exemple.fr.');
-    expect(licence.message('en')).toBe('This licence key was revoked on 5 January 2026 at 10:00 UTC. Domains concerned: exemple.fr.');
+    expect(licence.verdict).toMatchObject({
+      state: 'refreshed',
+      runs: false,
+      donnees: { ok: false, motif: 'revocation', quand: '2026-01-05T10:00:00Z' },
+    });
+    expect(licence.message()).toBe(
+      'Cette clé de licence a été révoquée le 5 janvier 2026 à 10:00 UTC. Domaines concernés : exemple.fr.',
+    );
+    expect(licence.message('en')).toBe(
+      'This licence key was revoked on 5 January 2026 at 10:00 UTC. Domains concerned: exemple.fr.',
+    );
     expect(await licenceFor(cle).valide()).toBe(false);
 
     await server.close();
@@ -207,7 +228,10 @@ describe('end-to-end scenarios against the real Koa server', () => {
 
     server.clock.advance(1);
     expect(await licence.valide()).toBe(false);
-    expect(licence.verdict).toMatchObject({ state: 'refreshed', donnees: { motif: 'transfert', quand: '2026-01-05T11:00:00Z' } });
+    expect(licence.verdict).toMatchObject({
+      state: 'refreshed',
+      donnees: { motif: 'transfert', quand: '2026-01-05T11:00:00Z' },
+    });
     expect(licence.message()).toBe(
       'Cette clé de licence a été transférée vers un autre site le 5 janvier 2026 à 11:00 UTC : utilisez la nouvelle clé reçue lors du transfert. Domaines concernés : exemple.fr.',
     );
@@ -224,7 +248,11 @@ describe('end-to-end scenarios against the real Koa server', () => {
     // Fill the rate limit's window (docs/protocol.md#rate-limit) for 127.0.0.1: 30 accepted
     // requests in 60 s.
     for (let index = 0; index < 30; index += 1) {
-      await fetch(`${server.url}/api/licence`, { method: 'POST', headers: { 'user-agent': 'Filler/1.0', 'content-type': 'application/json' }, body: '{}' });
+      await fetch(`${server.url}/api/licence`, {
+        method: 'POST',
+        headers: { 'user-agent': 'Filler/1.0', 'content-type': 'application/json' },
+        body: '{}',
+      });
     }
     const calls = server.calls();
     expect(await licence.valide()).toBe(true);
@@ -277,7 +305,10 @@ describe('end-to-end scenarios against the real Koa server', () => {
     copyFileSync(await cacheFile(cle), await cacheFile(cle, 'autre-produit'));
     const other = licenceFor(cle, { produit: 'autre-produit' });
     expect(await other.valide()).toBe(false);
-    expect(other.verdict).toMatchObject({ state: 'refreshed', donnees: { ok: false, motif: 'inconnue', produit: 'autre-produit' } });
+    expect(other.verdict).toMatchObject({
+      state: 'refreshed',
+      donnees: { ok: false, motif: 'inconnue', produit: 'autre-produit' },
+    });
     expect(other.message('en')).toBe('This licence key does not exist for this product: check the key you entered.');
     expect(server.calls()).toBe(2);
   });
@@ -343,7 +374,9 @@ describe('more of the client against the real server', () => {
     const licence = licenceFor(cle, { host: 'staging.boutique.exemple.fr' });
     expect(await licence.valide()).toBe(true);
     expect(licence.essai()).toBe(true);
-    expect(licence.message('en')).toBe('Trial or development licence on staging.boutique.exemple.fr: no activation is used.');
+    expect(licence.message('en')).toBe(
+      'Trial or development licence on staging.boutique.exemple.fr: no activation is used.',
+    );
     // The site's own first call still binds it: staging used no slot.
     expect(await licenceFor(cle).valide()).toBe(true);
   });
@@ -451,5 +484,13 @@ describe('more of the client against the real server', () => {
 });
 
 function optionsOf(cle: string): LicenceOptions {
-  return { cle, cacheDir: dir, produit: PRODUIT, publicKeys: [TEST_PUBLIC_KEY], url: server.url, host: HOST, clock: server.clock };
+  return {
+    cle,
+    cacheDir: dir,
+    produit: PRODUIT,
+    publicKeys: [TEST_PUBLIC_KEY],
+    url: server.url,
+    host: HOST,
+    clock: server.clock,
+  };
 }

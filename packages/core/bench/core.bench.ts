@@ -23,8 +23,16 @@ const publicKey = createPublicKey(privateKey);
 
 // The same verdict for every row: a positive answer with produit and nonce, as our clients ask.
 const donnees: Donnees = {
-  ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '', emis: 1795342440,
-  revalider: 1795428840, sursis: 2592000, hote: 'boutique.exemple.fr', produit: 'mon-theme',
+  ok: true,
+  motif: '',
+  domaine: 'exemple.fr',
+  essai: false,
+  quand: '',
+  emis: 1795342440,
+  revalider: 1795428840,
+  sursis: 2592000,
+  hote: 'boutique.exemple.fr',
+  produit: 'mon-theme',
   nonce: 'Zk3q9XbLr2Vt8WcN4yHs',
 };
 const message = canonicalBytes(donnees);

@@ -137,9 +137,7 @@ describe('retryAfterSeconds (RFC 9110 10.2.3)', () => {
   });
 
   it('refuses a non-string header and a non-integer now', () => {
-    expect(() => retryAfterSeconds(120 as unknown as string, NOW)).toThrow(
-      'retryAfter: expected a string, got number',
-    );
+    expect(() => retryAfterSeconds(120 as unknown as string, NOW)).toThrow('retryAfter: expected a string, got number');
     expect(() => retryAfterSeconds('120', 1.5)).toThrow('now: expected an integer (seconds), got 1.5');
     expect(() => retryAfterSeconds('120', '1' as unknown as number)).toThrow(
       'now: expected an integer (seconds), got string',

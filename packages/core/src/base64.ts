@@ -35,4 +35,3 @@ export function decodeBase64(text: unknown, field: string, expectedLength?: numb
   }
   return bytes;
 }
-

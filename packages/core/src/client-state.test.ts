@@ -68,10 +68,7 @@ class SimulatedClient {
     // The file goes through JSON, as it does on disk.
     const cache: unknown = this.file === null ? null : JSON.parse(JSON.stringify(this.file));
     const first = clientStep({ now, cache, trustedPublicKeys: KEYS, expect: { hote: HOTE, produit: PRODUIT } });
-    const step =
-      first.action === 'call'
-        ? this.call(now, cache)
-        : first;
+    const step = first.action === 'call' ? this.call(now, cache) : first;
     if (step.action !== 'use') throw new Error('a step with an outcome always answers use');
     if (step.store !== null) this.file = step.store;
     return step;
@@ -81,7 +78,13 @@ class SimulatedClient {
     this.calls++;
     const nonce = `nonce-${String(++this.counter).padStart(12, '0')}`;
     const outcome = this.service(now, nonce);
-    return clientStep({ now, cache, outcome, trustedPublicKeys: KEYS, expect: { hote: HOTE, produit: PRODUIT, nonce } });
+    return clientStep({
+      now,
+      cache,
+      outcome,
+      trustedPublicKeys: KEYS,
+      expect: { hote: HOTE, produit: PRODUIT, nonce },
+    });
   }
 }
 
@@ -119,7 +122,11 @@ describe('clientStep over time', () => {
     }
     expect(client.run(T0 + 31 * DAY)).toMatchObject({ state: 'lapsed', runs: true, donnees: { motif: 'reseau' } });
     up = true;
-    expect(client.run(T0 + 32 * DAY)).toMatchObject({ state: 'refreshed', runs: true, store: { failures: 0, retryAt: 0 } });
+    expect(client.run(T0 + 32 * DAY)).toMatchObject({
+      state: 'refreshed',
+      runs: true,
+      store: { failures: 0, retryAt: 0 },
+    });
   });
 
   it('stops the product at once on a signed refusal, and keeps it stopped through an outage', () => {
@@ -145,11 +152,19 @@ describe('clientStep over time', () => {
 
 describe('clientStep details', () => {
   const NOW = T0 + 2 * DAY;
-  const base = { now: NOW, trustedPublicKeys: KEYS, expect: { hote: HOTE, produit: PRODUIT, nonce: 'nonce-of-this-call-1' } };
+  const base = {
+    now: NOW,
+    trustedPublicKeys: KEYS,
+    expect: { hote: HOTE, produit: PRODUIT, nonce: 'nonce-of-this-call-1' },
+  };
 
   it('stores only donnees and signature of a good response', () => {
     const good = answer(NOW, 'nonce-of-this-call-1');
-    const step = clientStep({ ...base, cache: null, outcome: { type: 'response', status: 200, body: { ...good, trace: 'x' } } });
+    const step = clientStep({
+      ...base,
+      cache: null,
+      outcome: { type: 'response', status: 200, body: { ...good, trace: 'x' } },
+    });
     expect(step).toMatchObject({ action: 'use', state: 'refreshed' });
     if (step.action !== 'use') return;
     expect(step.store).toEqual({ envelope: good, failures: 0, retryAt: 0 });
@@ -199,7 +214,10 @@ describe('clientStep properties', () => {
   );
   const outcomeArb: fc.Arbitrary<CallOutcome | undefined> = fc.oneof(
     fc.constant(undefined),
-    fc.record({ type: fc.constant('failure' as const), reason: fc.constantFrom('network' as const, 'timeout' as const) }),
+    fc.record({
+      type: fc.constant('failure' as const),
+      reason: fc.constantFrom('network' as const, 'timeout' as const),
+    }),
     fc.record({
       type: fc.constant('response' as const),
       status: fc.integer({ min: 100, max: 599 }),
@@ -249,23 +267,98 @@ describe('clientStep input checks', () => {
     ['input null', null, 'input', 'input: expected an object, got null'],
     ['now fractional', { ...good, now: 1.5 }, 'now', 'now: expected a non-negative integer (seconds), got 1.5'],
     ['now negative', { ...good, now: -1 }, 'now', 'now: expected a non-negative integer (seconds), got -1'],
-    ['now in milliseconds beyond safe', { ...good, now: 2 ** 53 }, 'now', 'now: expected a non-negative integer (seconds), got 9007199254740992'],
-    ['now a string', { ...good, now: '1767225600' }, 'now', 'now: expected a non-negative integer (seconds), got string'],
-    ['now missing', { ...good, now: undefined }, 'now', 'now: expected a non-negative integer (seconds), got undefined'],
-    ['keys a string', { ...good, trustedPublicKeys: 'abc' }, 'trustedPublicKeys', 'trustedPublicKeys: expected a non-empty array of public keys, got string'],
-    ['keys empty', { ...good, trustedPublicKeys: [] }, 'trustedPublicKeys', 'trustedPublicKeys: expected a non-empty array of public keys, got array'],
-    ['key of 31 bytes', { ...good, trustedPublicKeys: [new Uint8Array(31)] }, 'trustedPublicKeys[0]', 'trustedPublicKeys[0]: expected 32 bytes, got 31'],
+    [
+      'now in milliseconds beyond safe',
+      { ...good, now: 2 ** 53 },
+      'now',
+      'now: expected a non-negative integer (seconds), got 9007199254740992',
+    ],
+    [
+      'now a string',
+      { ...good, now: '1767225600' },
+      'now',
+      'now: expected a non-negative integer (seconds), got string',
+    ],
+    [
+      'now missing',
+      { ...good, now: undefined },
+      'now',
+      'now: expected a non-negative integer (seconds), got undefined',
+    ],
+    [
+      'keys a string',
+      { ...good, trustedPublicKeys: 'abc' },
+      'trustedPublicKeys',
+      'trustedPublicKeys: expected a non-empty array of public keys, got string',
+    ],
+    [
+      'keys empty',
+      { ...good, trustedPublicKeys: [] },
+      'trustedPublicKeys',
+      'trustedPublicKeys: expected a non-empty array of public keys, got array',
+    ],
+    [
+      'key of 31 bytes',
+      { ...good, trustedPublicKeys: [new Uint8Array(31)] },
+      'trustedPublicKeys[0]',
+      'trustedPublicKeys[0]: expected 32 bytes, got 31',
+    ],
     ['expect missing', { ...good, expect: undefined }, 'expect', 'expect: expected an object, got undefined'],
-    ['hote a number', { ...good, expect: { hote: 42 } }, 'expect.hote', 'expect.hote: expected a non-empty string, got number'],
-    ['hote empty', { ...good, expect: { hote: '' } }, 'expect.hote', 'expect.hote: expected a non-empty string, got string'],
-    ['produit null', { ...good, expect: { hote: HOTE, produit: null } }, 'expect.produit', 'expect.produit: expected a non-empty string, got null'],
-    ['nonce a number', { ...good, expect: { hote: HOTE, nonce: 7 } }, 'expect.nonce', 'expect.nonce: expected a non-empty string, got number'],
+    [
+      'hote a number',
+      { ...good, expect: { hote: 42 } },
+      'expect.hote',
+      'expect.hote: expected a non-empty string, got number',
+    ],
+    [
+      'hote empty',
+      { ...good, expect: { hote: '' } },
+      'expect.hote',
+      'expect.hote: expected a non-empty string, got string',
+    ],
+    [
+      'produit null',
+      { ...good, expect: { hote: HOTE, produit: null } },
+      'expect.produit',
+      'expect.produit: expected a non-empty string, got null',
+    ],
+    [
+      'nonce a number',
+      { ...good, expect: { hote: HOTE, nonce: 7 } },
+      'expect.nonce',
+      'expect.nonce: expected a non-empty string, got number',
+    ],
     ['outcome a string', { ...good, outcome: 'timeout' }, 'outcome', 'outcome: expected an object, got string'],
-    ['outcome type unknown', { ...good, outcome: { type: 'error' } }, 'outcome.type', 'outcome.type: expected "response" or "failure", got "error"'],
-    ['outcome reason unknown', { ...good, outcome: { type: 'failure', reason: 'dns' } }, 'outcome.reason', 'outcome.reason: expected "network" or "timeout", got "dns"'],
-    ['status a string', { ...good, outcome: { type: 'response', status: '200', body: null } }, 'outcome.status', 'outcome.status: expected an HTTP status from 100 to 599, got string'],
-    ['status out of range', { ...good, outcome: { type: 'response', status: 42, body: null } }, 'outcome.status', 'outcome.status: expected an HTTP status from 100 to 599, got 42'],
-    ['retryAfter a number', { ...good, outcome: { type: 'response', status: 429, body: null, retryAfter: 120 } }, 'outcome.retryAfter', 'outcome.retryAfter: expected a string or null, got number'],
+    [
+      'outcome type unknown',
+      { ...good, outcome: { type: 'error' } },
+      'outcome.type',
+      'outcome.type: expected "response" or "failure", got "error"',
+    ],
+    [
+      'outcome reason unknown',
+      { ...good, outcome: { type: 'failure', reason: 'dns' } },
+      'outcome.reason',
+      'outcome.reason: expected "network" or "timeout", got "dns"',
+    ],
+    [
+      'status a string',
+      { ...good, outcome: { type: 'response', status: '200', body: null } },
+      'outcome.status',
+      'outcome.status: expected an HTTP status from 100 to 599, got string',
+    ],
+    [
+      'status out of range',
+      { ...good, outcome: { type: 'response', status: 42, body: null } },
+      'outcome.status',
+      'outcome.status: expected an HTTP status from 100 to 599, got 42',
+    ],
+    [
+      'retryAfter a number',
+      { ...good, outcome: { type: 'response', status: 429, body: null, retryAfter: 120 } },
+      'outcome.retryAfter',
+      'outcome.retryAfter: expected a string or null, got number',
+    ],
   ];
 
   it.each(cases)('%s', (_label, input, field, message) => {
@@ -330,7 +423,9 @@ describe('clientStep with an injected verifier', () => {
   it('refuses a verifier that is not a function', () => {
     const input = { now: T0, cache: null, trustedPublicKeys: KEYS, expect: { hote: HOTE }, verify: 7 };
     expect(() => clientStep(input as unknown as ClientStepInput)).toThrow(ValidationError);
-    expect(() => clientStep(input as unknown as ClientStepInput)).toThrow('input.verify: expected a function, got number');
+    expect(() => clientStep(input as unknown as ClientStepInput)).toThrow(
+      'input.verify: expected a function, got number',
+    );
   });
 });
 
@@ -341,7 +436,11 @@ describe('readCacheRecord (what clientStep accepts of a cache file)', () => {
   it('keeps a well-formed record whose envelope verifies, with only the members it knows', () => {
     const cache = { envelope: { ...cached, extra: 1 }, failures: 2, retryAt: T0 + 600, recu: T0 + 5 };
     expect(readCacheRecord(cache, KEYS, expectation)).toEqual({ envelope: cached, failures: 2, retryAt: T0 + 600 });
-    expect(readCacheRecord({ envelope: null, failures: 1, retryAt: 5 }, KEYS, expectation)).toEqual({ envelope: null, failures: 1, retryAt: 5 });
+    expect(readCacheRecord({ envelope: null, failures: 1, retryAt: 5 }, KEYS, expectation)).toEqual({
+      envelope: null,
+      failures: 1,
+      retryAt: 5,
+    });
   });
 
   it('is null for garbage, a bad shape, another host or product, an untrusted signer', () => {
@@ -364,7 +463,8 @@ describe('readCacheRecord (what clientStep accepts of a cache file)', () => {
 
   it('agrees with clientStep on every client-states.json cache', () => {
     for (const c of vectors.cases) {
-      const expectCached = c.expect.produit === undefined ? { hote: c.expect.hote } : { hote: c.expect.hote, produit: c.expect.produit };
+      const expectCached =
+        c.expect.produit === undefined ? { hote: c.expect.hote } : { hote: c.expect.hote, produit: c.expect.produit };
       const record = readCacheRecord(c.cache, vectors.trustedPublicKeys, expectCached);
       if (c.outcome === undefined && c.result.action === 'use' && c.result.state === 'fresh') {
         expect(record?.envelope?.donnees, c.name).toEqual(c.result.donnees);
@@ -377,6 +477,8 @@ describe('readCacheRecord (what clientStep accepts of a cache file)', () => {
   });
 
   it('hands the injected verifier to verifyEnvelope', () => {
-    expect(readCacheRecord({ envelope: cached, failures: 0, retryAt: 0 }, KEYS, expectation, { verify: () => false })).toBeNull();
+    expect(
+      readCacheRecord({ envelope: cached, failures: 0, retryAt: 0 }, KEYS, expectation, { verify: () => false }),
+    ).toBeNull();
   });
 });

@@ -88,7 +88,8 @@ export function clientStep(input: ClientStepInput): ClientStep {
   const options = input.verify === undefined ? {} : { verify: input.verify };
   // A cached verdict must name this host and product; the nonce of the call that fetched it is
   // not checked: it belongs to an old call (docs/protocol.md#product-and-nonce, #cache).
-  const cachedExpect = expect.produit === undefined ? { hote: expect.hote } : { hote: expect.hote, produit: expect.produit };
+  const cachedExpect =
+    expect.produit === undefined ? { hote: expect.hote } : { hote: expect.hote, produit: expect.produit };
   const record = readCacheRecord(input.cache, trustedPublicKeys, cachedExpect, options);
   const cached = record?.envelope ?? null;
 
@@ -107,7 +108,11 @@ export function clientStep(input: ClientStepInput): ClientStep {
     return { action: 'call' };
   }
 
-  if (outcome.type === 'response' && isSuccess(outcome.status) && verifyEnvelope(outcome.body, trustedPublicKeys, expect, options)) {
+  if (
+    outcome.type === 'response' &&
+    isSuccess(outcome.status) &&
+    verifyEnvelope(outcome.body, trustedPublicKeys, expect, options)
+  ) {
     const { donnees, signature } = outcome.body;
     // Only the two signed members are kept, whatever else the body carried.
     return use('refreshed', donnees, { envelope: { donnees, signature }, failures: 0, retryAt: 0 });
@@ -229,7 +234,10 @@ function checkOutcome(outcome: CallOutcome): void {
     throw new ValidationError('outcome', `outcome: expected an object, got ${typeName(outcome)}`);
   }
   if (!OUTCOME_TYPES.includes(outcome.type)) {
-    throw new ValidationError('outcome.type', `outcome.type: expected "response" or "failure", got ${name(outcome.type)}`);
+    throw new ValidationError(
+      'outcome.type',
+      `outcome.type: expected "response" or "failure", got ${name(outcome.type)}`,
+    );
   }
   if (outcome.type === 'failure') {
     if (!FAILURE_REASONS.includes(outcome.reason)) {

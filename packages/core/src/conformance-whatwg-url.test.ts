@@ -142,13 +142,9 @@ describe('WHATWG urltestdata.json through parseHost', () => {
   });
 
   const direct = cases.filter((c) => c.base === null && hasSchemeAndSlashes(c.input));
-  const httpOk = direct.filter(
-    (c) => c.failure !== true && (c.protocol === 'http:' || c.protocol === 'https:'),
-  );
+  const httpOk = direct.filter((c) => c.failure !== true && (c.protocol === 'http:' || c.protocol === 'https:'));
   const failures = direct.filter((c) => c.failure === true);
-  const otherSchemes = direct.filter(
-    (c) => c.failure !== true && c.protocol !== 'http:' && c.protocol !== 'https:',
-  );
+  const otherSchemes = direct.filter((c) => c.failure !== true && c.protocol !== 'http:' && c.protocol !== 'https:');
 
   it('sorts the direct cases into the three groups', () => {
     expect(httpOk.length + failures.length + otherSchemes.length).toBe(direct.length);
@@ -186,9 +182,7 @@ describe('WHATWG urltestdata.json through parseHost', () => {
   });
 
   it('refuses every other scheme', () => {
-    const accepted = otherSchemes
-      .filter((c) => 'ok' in outcome(() => normalizeHost(c.input)))
-      .map((c) => c.input);
+    const accepted = otherSchemes.filter((c) => 'ok' in outcome(() => normalizeHost(c.input))).map((c) => c.input);
     expect(accepted).toEqual([]);
   });
 
@@ -224,10 +218,8 @@ interface ToAsciiCase {
  */
 const PUNYCODE_NOT_CHECKED =
   'the URL Standard now keeps an ASCII xn-- label without checking its punycode; Node 20 refuses it';
-const NEWER_TABLES =
-  'newer Unicode/IDNA mapping tables (UTS #46 15.1) than the ICU in Node 20, which refuses it';
-const CAPITAL_SHARP_S =
-  'UTS #46 15.1 maps capital sharp s (U+1E9E) to \u00df (xn--zca); Node 20 still maps it to "ss"';
+const NEWER_TABLES = 'newer Unicode/IDNA mapping tables (UTS #46 15.1) than the ICU in Node 20, which refuses it';
+const CAPITAL_SHARP_S = 'UTS #46 15.1 maps capital sharp s (U+1E9E) to \u00df (xn--zca); Node 20 still maps it to "ss"';
 
 const TOASCII_NODE_DISAGREES: ReadonlyMap<string, string> = new Map<string, string>([
   ['xn--a', PUNYCODE_NOT_CHECKED],
@@ -267,10 +259,7 @@ describe('WHATWG toascii.json through normalizeHost', () => {
     expect(compared).toHaveLength(73);
     const wrong = compared
       .map((c) => {
-        const expected =
-          c.output === null
-            ? null
-            : documentedSteps({ input: c.input, base: null, hostname: c.output });
+        const expected = c.output === null ? null : documentedSteps({ input: c.input, base: null, hostname: c.output });
         const result = outcome(() => normalizeHost(`http://${c.input}/`));
         const actual = 'ok' in result ? result.ok : null;
         return { input: c.input, output: c.output, expected, actual };

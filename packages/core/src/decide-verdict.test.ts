@@ -370,11 +370,7 @@ describe('decideVerdict input checks', () => {
       { ...VALID, settings: { revalidateAfter: '3600', grace: 1 } },
       'settings.revalidateAfter: expected a number, got string',
     ],
-    [
-      'no grace',
-      { ...VALID, settings: { revalidateAfter: 3600 } },
-      'settings.grace: expected a number, got undefined',
-    ],
+    ['no grace', { ...VALID, settings: { revalidateAfter: 3600 } }, 'settings.grace: expected a number, got undefined'],
     [
       'a negative grace',
       { ...VALID, settings: { revalidateAfter: 3600, grace: -5 } },

@@ -211,8 +211,7 @@ function checkHost(value: unknown): CheckedHost {
     throw new ValidationError('host', `host: expected an object, got ${typeName(value)}`);
   }
   const hote = nonEmptyString('host.hote', value.hote);
-  const registrable =
-    value.registrable === null ? null : nonEmptyString('host.registrable', value.registrable, true);
+  const registrable = value.registrable === null ? null : nonEmptyString('host.registrable', value.registrable, true);
   const test = value.test;
   if (typeof test !== 'boolean') {
     throw new ValidationError('host.test', `host.test: expected a boolean, got ${typeName(test)}`);
@@ -248,10 +247,7 @@ function checkKey(value: unknown): CheckedKey | null {
   let ended: CheckedKey['ended'] = null;
   if (status === 'active') {
     if (endedAt !== null) {
-      throw new ValidationError(
-        'key.endedAt',
-        `key.endedAt: expected null for an active key, got ${String(endedAt)}`,
-      );
+      throw new ValidationError('key.endedAt', `key.endedAt: expected null for an active key, got ${String(endedAt)}`);
     }
   } else {
     if (endedAt === null) {
@@ -267,10 +263,7 @@ function checkKey(value: unknown): CheckedKey | null {
   // end (rule 4): a trial without one would run for ever, and an end on another kind would be
   // silently ignored.
   if (kind === 'trial' && expiresAt === null) {
-    throw new ValidationError(
-      'key.expiresAt',
-      'key.expiresAt: expected a number for a trial key, got null',
-    );
+    throw new ValidationError('key.expiresAt', 'key.expiresAt: expected a number for a trial key, got null');
   }
   if (kind !== 'trial' && expiresAt !== null) {
     throw new ValidationError(
@@ -281,17 +274,12 @@ function checkKey(value: unknown): CheckedKey | null {
   return { kind, ended, expiresAt, products, sites, domains };
 }
 
-
-
 function integer(field: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number') {
     throw new ValidationError(field, `${field}: expected a number, got ${typeName(value)}`);
   }
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(
-      field,
-      `${field}: expected an integer from ${min} to ${max}, got ${String(value)}`,
-    );
+    throw new ValidationError(field, `${field}: expected an integer from ${min} to ${max}, got ${String(value)}`);
   }
   return value;
 }
@@ -299,10 +287,7 @@ function integer(field: string, value: unknown, min: number, max: number): numbe
 function nullableInteger(field: string, value: unknown, min: number, max: number): number | null {
   if (value === null) return null;
   if (typeof value !== 'number') {
-    throw new ValidationError(
-      field,
-      `${field}: expected null or a number, got ${typeName(value)}`,
-    );
+    throw new ValidationError(field, `${field}: expected null or a number, got ${typeName(value)}`);
   }
   return integer(field, value, min, max);
 }

@@ -58,7 +58,17 @@ describe('RFC 8032 section 7.1 vectors', () => {
 
 interface WycheproofFile {
   numberOfTests: number;
-  testGroups: { publicKey: { pk: string }; tests: { tcId: number; comment: string; msg: string; sig: string; result: 'valid' | 'invalid' | 'acceptable'; flags: string[] }[] }[];
+  testGroups: {
+    publicKey: { pk: string };
+    tests: {
+      tcId: number;
+      comment: string;
+      msg: string;
+      sig: string;
+      result: 'valid' | 'invalid' | 'acceptable';
+      flags: string[];
+    }[];
+  }[];
 }
 
 describe('Wycheproof ed25519_test.json', () => {
@@ -98,7 +108,9 @@ describe('Ed25519 argument checks', () => {
 
   it('refuses a signer that does not return 64 bytes', () => {
     const broken = { publicKey: new Uint8Array(32), sign: () => new Uint8Array(10) };
-    expect(() => signDonnees({} as Donnees, broken)).toThrow('signer: expected a 64-byte signature, got Uint8Array(10)');
+    expect(() => signDonnees({} as Donnees, broken)).toThrow(
+      'signer: expected a 64-byte signature, got Uint8Array(10)',
+    );
   });
 
   it('reads public keys as bytes or base64', () => {

@@ -44,10 +44,7 @@ describe('formatQuand', () => {
     [Number.NaN, 'quand: expected an integer from 0 to 253402300799, got NaN'],
     [Number.POSITIVE_INFINITY, 'quand: expected an integer from 0 to 253402300799, got Infinity'],
     [253402300800, 'quand: expected an integer from 0 to 253402300799, got 253402300800'],
-    [
-      Number.MAX_SAFE_INTEGER,
-      'quand: expected an integer from 0 to 253402300799, got 9007199254740991',
-    ],
+    [Number.MAX_SAFE_INTEGER, 'quand: expected an integer from 0 to 253402300799, got 9007199254740991'],
   ])('refuses %s', (seconds, message) => {
     expectValidationError(() => formatQuand(seconds), 'quand', message);
   });
@@ -64,4 +61,3 @@ describe('formatQuand', () => {
     expectValidationError(() => call(value), 'quand', message);
   });
 });
-

@@ -30,4 +30,3 @@ export function formatQuand(seconds: number): string {
   // them loses nothing.
   return `${new Date(value * 1000).toISOString().slice(0, 19)}Z`;
 }
-

@@ -24,7 +24,14 @@ export { validateNonce, validateProduit } from './request-fields.js';
 export { MOTIFS } from './donnees.js';
 export type { Donnees, Motif, SignedEnvelope } from './donnees.js';
 export { decideVerdict, DEFAULT_VERDICT_SETTINGS, KEY_KINDS, KEY_STATUSES } from './decide-verdict.js';
-export type { KeyKind, KeyRecord, KeyStatus, VerdictDecision, VerdictRequest, VerdictSettings } from './decide-verdict.js';
+export type {
+  KeyKind,
+  KeyRecord,
+  KeyStatus,
+  VerdictDecision,
+  VerdictRequest,
+  VerdictSettings,
+} from './decide-verdict.js';
 export { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';
 
 // Canonical form and signatures (docs/protocol.md#canonical-form, #signature, RFC 8032)

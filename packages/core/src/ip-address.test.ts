@@ -1,14 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  formatIpv4,
-  ipv4InCidr,
-  ipv6InCidr,
-  mappedIpv4,
-  parseIpHost,
-  parseIpv4,
-  parseIpv6,
-} from './ip-address.js';
+import { formatIpv4, ipv4InCidr, ipv6InCidr, mappedIpv4, parseIpHost, parseIpv4, parseIpv6 } from './ip-address.js';
 
 describe('parseIpv4', () => {
   it('reads the dotted-decimal form as an unsigned 32-bit number', () => {
@@ -147,8 +139,7 @@ describe('ipv6InCidr', () => {
   });
 
   it('agrees with a bit-string comparison', () => {
-    const bits = (pieces: readonly number[]) =>
-      pieces.map((p) => p.toString(2).padStart(16, '0')).join('');
+    const bits = (pieces: readonly number[]) => pieces.map((p) => p.toString(2).padStart(16, '0')).join('');
     const address = fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 });
     fc.assert(
       fc.property(address, address, fc.integer({ min: 0, max: 128 }), (a, b, length) => {

@@ -90,11 +90,7 @@ export function ipv4InCidr(address: number, base: number, prefixLength: number):
 }
 
 /** True when `pieces` lies in `base`/`prefixLength` (both IPv6, as eight pieces). */
-export function ipv6InCidr(
-  pieces: readonly number[],
-  base: readonly number[],
-  prefixLength: number,
-): boolean {
+export function ipv6InCidr(pieces: readonly number[], base: readonly number[], prefixLength: number): boolean {
   let bits = prefixLength;
   for (let i = 0; i < 8 && bits > 0; i += 1) {
     const take = Math.min(bits, 16);

@@ -4,7 +4,6 @@ import { thrown } from '../test/validation-error-support.js';
 import { MAX_URL_LENGTH, normalizeHost } from './normalize-host.js';
 import { ValidationError } from './validation-error.js';
 
-
 function expectRefusal(url: unknown, message: string): void {
   const error = thrown(() => normalizeHost(url));
   expect(error).toBeInstanceOf(ValidationError);

@@ -5,7 +5,6 @@ import { thrown } from '../test/validation-error-support.js';
 import { type HostInfo, parseHost } from './parse-host.js';
 import { ValidationError } from './validation-error.js';
 
-
 describe('parseHost (docs/protocol.md#host-normalisation, #test-hosts)', () => {
   it('gives the host, its registrable domain and whether it is a test host', () => {
     expect(parseHost('https://www.boutique.exemple.fr/panier')).toEqual<HostInfo>({
@@ -136,8 +135,37 @@ describe('parseHost: properties', () => {
     fc.assert(fc.property(webUrl, checkOutcome), { numRuns: 2000 });
     // Hosts built from characters the rules care about: dots, www, brackets, digits, IDN.
     const piece = fc.constantFrom(
-      '.', 'www', 'dev', 'xn--', '[', ']', ':', '::', 'ffff', '0', '1', '127', '0x', 'a', 'Z',
-      'ü', '。', '%2e', '%', '@', '\\', '/', '-', '_', '!', ' ', '\t', 'local', 'co', 'uk', 'fr',
+      '.',
+      'www',
+      'dev',
+      'xn--',
+      '[',
+      ']',
+      ':',
+      '::',
+      'ffff',
+      '0',
+      '1',
+      '127',
+      '0x',
+      'a',
+      'Z',
+      'ü',
+      '。',
+      '%2e',
+      '%',
+      '@',
+      '\\',
+      '/',
+      '-',
+      '_',
+      '!',
+      ' ',
+      '\t',
+      'local',
+      'co',
+      'uk',
+      'fr',
     );
     const host = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(''));
     const prefix = fc.constantFrom('', 'http://', 'https://', '//', 'ftp://');

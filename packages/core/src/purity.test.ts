@@ -16,7 +16,10 @@ const NODE_BUILTINS =
 
 const FORBIDDEN: [string, RegExp][] = [
   ['a node: import', /(?:from|import|require)\s*\(?\s*['"]node:/],
-  ['a Node built-in imported without node:', new RegExp(`(?:from|import|require)\\s*\\(?\\s*['"](?:${NODE_BUILTINS})(?:/[^'"]*)?['"]`)],
+  [
+    'a Node built-in imported without node:',
+    new RegExp(`(?:from|import|require)\\s*\\(?\\s*['"](?:${NODE_BUILTINS})(?:/[^'"]*)?['"]`),
+  ],
   ['require()', /\brequire\s*\(/],
   ['process', /\bprocess\s*[.[]/],
   ['globalThis.process', /globalThis\s*\.\s*process/],
@@ -54,7 +57,9 @@ describe('core purity', () => {
       for (const match of stripComments(text).matchAll(/from\s+['"]([^'"]+)['"]/g)) {
         const specifier = match[1] ?? '';
         if (specifier.startsWith('.')) continue;
-        const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? '');
+        const name = specifier.startsWith('@')
+          ? specifier.split('/').slice(0, 2).join('/')
+          : (specifier.split('/')[0] ?? '');
         expect(allowed.has(name), `${path} imports ${specifier}`).toBe(true);
       }
     }
@@ -76,11 +81,16 @@ describe('core purity', () => {
       "const m = await import('x');",
     ];
     for (const sample of samples) {
-      expect(FORBIDDEN.some(([, pattern]) => pattern.test(sample)), sample).toBe(true);
+      expect(
+        FORBIDDEN.some(([, pattern]) => pattern.test(sample)),
+        sample,
+      ).toBe(true);
     }
-    expect(FORBIDDEN.some(([, pattern]) => pattern.test("const d = new Date(seconds * 1000); // not Date.now()"))).toBe(
+    expect(FORBIDDEN.some(([, pattern]) => pattern.test('const d = new Date(seconds * 1000); // not Date.now()'))).toBe(
       true, // the comment is stripped before the check in real use
     );
-    expect(FORBIDDEN.some(([, pattern]) => pattern.test(stripComments('const d = new Date(seconds * 1000); // Date.now()')))).toBe(false);
+    expect(
+      FORBIDDEN.some(([, pattern]) => pattern.test(stripComments('const d = new Date(seconds * 1000); // Date.now()'))),
+    ).toBe(false);
   });
 });

@@ -98,7 +98,6 @@ describe('registrableDomain: IP addresses', () => {
   });
 });
 
-
 describe('registrableDomain: input checks', () => {
   it.each([
     [null, 'hote: expected a string, got null'],

@@ -4,7 +4,6 @@ import { expectValidationError } from '../test/validation-error-support.js';
 import { validateNonce, validateProduit } from './request-fields.js';
 import { ValidationError } from './validation-error.js';
 
-
 const PRODUIT_ALPHABET = [...'abcdefghijklmnopqrstuvwxyz0123456789._-'];
 const NONCE_ALPHABET = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'];
 
@@ -22,12 +21,9 @@ describe('validateProduit (docs/protocol.md#product-and-nonce: [a-z0-9._-]{1,64}
 
   it('accepts every string of 1 to 64 allowed characters', () => {
     fc.assert(
-      fc.property(
-        fc.string({ unit: fc.constantFrom(...PRODUIT_ALPHABET), minLength: 1, maxLength: 64 }),
-        (value) => {
-          expect(validateProduit(value)).toBe(value);
-        },
-      ),
+      fc.property(fc.string({ unit: fc.constantFrom(...PRODUIT_ALPHABET), minLength: 1, maxLength: 64 }), (value) => {
+        expect(validateProduit(value)).toBe(value);
+      }),
     );
   });
 
@@ -72,21 +68,15 @@ describe('validateNonce (docs/protocol.md#product-and-nonce: [A-Za-z0-9_-]{16,64
     expect(validateNonce(undefined)).toBeUndefined();
   });
 
-  it.each(['AAAAAAAAAAAAAAAA', 'q3V9_xYk-2LmT8pR4sWz1A', '-'.repeat(16), 'z'.repeat(64)])(
-    'accepts %s',
-    (value) => {
-      expect(validateNonce(value)).toBe(value);
-    },
-  );
+  it.each(['AAAAAAAAAAAAAAAA', 'q3V9_xYk-2LmT8pR4sWz1A', '-'.repeat(16), 'z'.repeat(64)])('accepts %s', (value) => {
+    expect(validateNonce(value)).toBe(value);
+  });
 
   it('accepts every string of 16 to 64 base64url characters', () => {
     fc.assert(
-      fc.property(
-        fc.string({ unit: fc.constantFrom(...NONCE_ALPHABET), minLength: 16, maxLength: 64 }),
-        (value) => {
-          expect(validateNonce(value)).toBe(value);
-        },
-      ),
+      fc.property(fc.string({ unit: fc.constantFrom(...NONCE_ALPHABET), minLength: 16, maxLength: 64 }), (value) => {
+        expect(validateNonce(value)).toBe(value);
+      }),
     );
   });
 

@@ -1,12 +1,4 @@
-import {
-  type IpAddress,
-  ipv4InCidr,
-  ipv6InCidr,
-  mappedIpv4,
-  parseIpHost,
-  parseIpv4,
-  parseIpv6,
-} from './ip-address.js';
+import { type IpAddress, ipv4InCidr, ipv6InCidr, mappedIpv4, parseIpHost, parseIpv4, parseIpv6 } from './ip-address.js';
 
 /**
  * Test and staging hosts (docs/protocol.md#test-hosts): they never consume an activation and answer
@@ -22,15 +14,7 @@ import {
  * TLD, `.home.arpa` RFC 8375. A name equal to a suffix (`home.arpa`) is a test host too: RFC 8375
  * reserves the whole zone, and the single-label ones (`local`, `test`...) are test hosts anyway.
  */
-export const TEST_SUFFIXES = [
-  'localhost',
-  'local',
-  'test',
-  'example',
-  'invalid',
-  'internal',
-  'home.arpa',
-] as const;
+export const TEST_SUFFIXES = ['localhost', 'local', 'test', 'example', 'invalid', 'internal', 'home.arpa'] as const;
 
 /** First labels that mark a staging copy, only when below the registrable domain (docs/protocol.md#test-hosts). */
 export const TEST_PREFIXES = ['dev', 'staging', 'preprod'] as const;

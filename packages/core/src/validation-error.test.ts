@@ -15,7 +15,14 @@ describe('ValidationError', () => {
 
   it('names types, never values', () => {
     expect([null, [], {}, 'SECRET', 1, true, undefined, new Uint8Array(3)].map(typeName)).toEqual([
-      'null', 'array', 'object', 'string', 'number', 'boolean', 'undefined', 'Uint8Array(3)',
+      'null',
+      'array',
+      'object',
+      'string',
+      'number',
+      'boolean',
+      'undefined',
+      'Uint8Array(3)',
     ]);
   });
 

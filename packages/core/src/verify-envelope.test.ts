@@ -32,8 +32,15 @@ describe('verifyEnvelope (signatures.json)', () => {
 describe('verifyEnvelope rebuilds the canonical form from the parsed object', () => {
   const signer = createNobleSigner(decodeBase64(vectors.keys.primary.seed, 'seed', 32));
   const donnees: Donnees = {
-    ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '',
-    emis: 1795342440, revalider: 1795428840, sursis: 2592000, hote: 'exemple.fr',
+    ok: true,
+    motif: '',
+    domaine: 'exemple.fr',
+    essai: false,
+    quand: '',
+    emis: 1795342440,
+    revalider: 1795428840,
+    sursis: 2592000,
+    hote: 'exemple.fr',
   };
 
   it('accepts any key order and whitespace on the wire', () => {
@@ -59,8 +66,12 @@ describe('verifyEnvelope rebuilds the canonical form from the parsed object', ()
 
   it('is false for a float or a lone surrogate smuggled into donnees', () => {
     const envelope = signDonnees(donnees, signer);
-    expect(verifyEnvelope({ ...envelope, donnees: { ...donnees, x: 1.5 } }, [signer.publicKey], { hote: 'exemple.fr' })).toBe(false);
-    expect(verifyEnvelope({ ...envelope, donnees: { ...donnees, x: '\ud800' } }, [signer.publicKey], { hote: 'exemple.fr' })).toBe(false);
+    expect(
+      verifyEnvelope({ ...envelope, donnees: { ...donnees, x: 1.5 } }, [signer.publicKey], { hote: 'exemple.fr' }),
+    ).toBe(false);
+    expect(
+      verifyEnvelope({ ...envelope, donnees: { ...donnees, x: '\ud800' } }, [signer.publicKey], { hote: 'exemple.fr' }),
+    ).toBe(false);
   });
 });
 
@@ -75,8 +86,18 @@ describe('verifyEnvelope argument checks (programming errors throw)', () => {
     ['no expectation', [publicKey], null, 'expect: expected an object, got null'],
     ['no host', [publicKey], {}, 'expect.hote: expected a non-empty string, got undefined'],
     ['an empty host', [publicKey], { hote: '' }, 'expect.hote: expected a non-empty string, got string'],
-    ['a numeric produit', [publicKey], { hote: 'x.fr', produit: 3 }, 'expect.produit: expected a non-empty string, got number'],
-    ['an empty nonce', [publicKey], { hote: 'x.fr', nonce: '' }, 'expect.nonce: expected a non-empty string, got string'],
+    [
+      'a numeric produit',
+      [publicKey],
+      { hote: 'x.fr', produit: 3 },
+      'expect.produit: expected a non-empty string, got number',
+    ],
+    [
+      'an empty nonce',
+      [publicKey],
+      { hote: 'x.fr', nonce: '' },
+      'expect.nonce: expected a non-empty string, got string',
+    ],
   ])('%s', (_name, keys, expectation, message) => {
     const call = () => verifyEnvelope({}, keys as never, expectation as never);
     expect(call).toThrow(ValidationError);
@@ -87,8 +108,15 @@ describe('verifyEnvelope argument checks (programming errors throw)', () => {
 describe('verifyEnvelope with an injected verifier (a client plugs in node:crypto or a memo)', () => {
   const signer = createNobleSigner(decodeBase64(vectors.keys.primary.seed, 'seed', 32));
   const donnees: Donnees = {
-    ok: true, motif: '', domaine: 'exemple.fr', essai: false, quand: '',
-    emis: 1795342440, revalider: 1795428840, sursis: 2592000, hote: 'exemple.fr',
+    ok: true,
+    motif: '',
+    domaine: 'exemple.fr',
+    essai: false,
+    quand: '',
+    emis: 1795342440,
+    revalider: 1795428840,
+    sursis: 2592000,
+    hote: 'exemple.fr',
   };
   const envelope = signDonnees(donnees, signer);
   const second = decodeBase64(vectors.keys.rotation.publicKey, 'key', 32);
@@ -124,12 +152,15 @@ describe('verifyEnvelope with an injected verifier (a client plugs in node:crypt
       return true;
     };
     expect(verifyEnvelope(envelope, [signer.publicKey], { hote: 'autre.fr' }, { verify })).toBe(false);
-    expect(verifyEnvelope({ donnees, signature: 'short' }, [signer.publicKey], { hote: 'exemple.fr' }, { verify })).toBe(false);
+    expect(
+      verifyEnvelope({ donnees, signature: 'short' }, [signer.publicKey], { hote: 'exemple.fr' }, { verify }),
+    ).toBe(false);
     expect(called).toBe(0);
   });
 
   it('refuses options of the wrong type (programming errors throw)', () => {
-    const call = (options: unknown) => () => verifyEnvelope(envelope, [signer.publicKey], { hote: 'exemple.fr' }, options as never);
+    const call = (options: unknown) => () =>
+      verifyEnvelope(envelope, [signer.publicKey], { hote: 'exemple.fr' }, options as never);
     expect(call(null)).toThrow(ValidationError);
     expect(call(null)).toThrow('options: expected an object, got null');
     expect(call({ verify: 'node' })).toThrow('options.verify: expected a function, got string');

@@ -109,7 +109,10 @@ export function checkExpectation(expect: EnvelopeExpectation): void {
     const value = expect[field];
     if (field !== 'hote' && value === undefined) continue;
     if (typeof value !== 'string' || value === '') {
-      throw new ValidationError(`expect.${field}`, `expect.${field}: expected a non-empty string, got ${typeName(value)}`);
+      throw new ValidationError(
+        `expect.${field}`,
+        `expect.${field}: expected a non-empty string, got ${typeName(value)}`,
+      );
     }
   }
 }
@@ -123,4 +126,3 @@ function hasVerdictShape(donnees: Record<string, unknown>): boolean {
     (donnees.nonce === undefined || typeof donnees.nonce === 'string')
   );
 }
-

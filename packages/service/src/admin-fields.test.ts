@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { adminBody, expire, kind, optionalText, parseDateTime, sites, slug, text, transferDomain } from './admin-fields.js';
+import {
+  adminBody,
+  expire,
+  kind,
+  optionalText,
+  parseDateTime,
+  sites,
+  slug,
+  text,
+  transferDomain,
+} from './admin-fields.js';
 import { HttpError } from './problem.js';
 
 const detail = (run: () => unknown): string => {
@@ -25,8 +35,12 @@ describe('admin fields', () => {
     expect(slug('id', 'mon-theme.v2_x')).toBe('mon-theme.v2_x');
     expect(detail(() => slug('id', undefined))).toBe('id: is required');
     expect(detail(() => slug('id', 3))).toBe('id: expected a string');
-    expect(detail(() => slug('id', 'Mon Theme'))).toBe('id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"');
-    expect(detail(() => slug('id', 'a'.repeat(65)))).toBe('id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"');
+    expect(detail(() => slug('id', 'Mon Theme'))).toBe(
+      'id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"',
+    );
+    expect(detail(() => slug('id', 'a'.repeat(65)))).toBe(
+      'id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"',
+    );
     expect(detail(() => slug('id', ''))).toBe('id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"');
   });
 
@@ -65,7 +79,16 @@ describe('admin fields', () => {
     expect(parseDateTime('2026-12-31t23:00:00-01:30')).toBe(Date.parse('2027-01-01T00:30:00Z') / 1000);
     // Years 0 to 99 are themselves, not 1900 to 1999 (Date.UTC's trap).
     expect(parseDateTime('0050-01-01T00:00:00Z')).toBe(Date.parse('0050-01-01T00:00:00Z') / 1000);
-    for (const bad of ['2026-12-31', '2026-12-31T23:59:59', '2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2026-12-31T24:00:00Z', 'tomorrow', '2026-12-31T23:59:60Z', '2026-12-31T23:00:00+24:00']) {
+    for (const bad of [
+      '2026-12-31',
+      '2026-12-31T23:59:59',
+      '2026-02-30T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-12-31T24:00:00Z',
+      'tomorrow',
+      '2026-12-31T23:59:60Z',
+      '2026-12-31T23:00:00+24:00',
+    ]) {
       expect(parseDateTime(bad)).toBeNull();
     }
   });
@@ -92,10 +115,16 @@ describe('admin fields', () => {
     expect(transferDomain('to', 'dev.exemple.fr')).toBe('exemple.fr');
     expect(transferDomain('to', undefined)).toBeNull();
     expect(transferDomain('from', 'localhost')).toBe('localhost');
-    expect(detail(() => transferDomain('to', 'localhost'))).toBe('to: a test or staging host is never bound; give the real domain');
-    expect(detail(() => transferDomain('to', 'boutique.local'))).toBe('to: a test or staging host is never bound; give the real domain');
+    expect(detail(() => transferDomain('to', 'localhost'))).toBe(
+      'to: a test or staging host is never bound; give the real domain',
+    );
+    expect(detail(() => transferDomain('to', 'boutique.local'))).toBe(
+      'to: a test or staging host is never bound; give the real domain',
+    );
     expect(detail(() => transferDomain('to', 'ftp://exemple.fr'))).toBe('to: scheme must be http or https, got ftp');
-    expect(detail(() => transferDomain('from', 'co.uk'))).toBe('from: host is a public suffix (co.uk) and names no site');
+    expect(detail(() => transferDomain('from', 'co.uk'))).toBe(
+      'from: host is a public suffix (co.uk) and names no site',
+    );
     expect(detail(() => transferDomain('from', 5))).toBe('from: expected a string');
   });
 });

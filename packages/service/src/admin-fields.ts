@@ -79,8 +79,7 @@ export function sites(value: unknown, keyKind: KeyKind): number {
 
 // RFC 3339 (the internet profile of ISO 8601): a full date and time with a zone, so that the
 // instant is never guessed. Fractions of a second are accepted and dropped.
-const DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** An ISO 8601 date-time with a zone, to whole seconds since the epoch; null when not one. */
 export function parseDateTime(value: string): number | null {

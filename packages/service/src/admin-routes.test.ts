@@ -32,7 +32,7 @@ describe('admin authentication (docs/protocol.md#administration)', () => {
     const { service } = createHarness({ adminToken: '' });
     expectProblem(await service.handle(adminRequest('POST', '/admin/products', { id: 'p' })), 404, 'not-found');
     expectProblem(await service.handle(adminRequest('POST', '/admin/purge', undefined, null)), 404, 'not-found');
-    expectProblem(await service.handle(adminRequest('POST', '/admin/purge', undefined, ''),), 404, 'not-found');
+    expectProblem(await service.handle(adminRequest('POST', '/admin/purge', undefined, '')), 404, 'not-found');
   });
 
   it.each([
@@ -42,7 +42,9 @@ describe('admin authentication (docs/protocol.md#administration)', () => {
     ['the token and more', `${ADMIN_TOKEN}x`],
   ])('answers %s with 401 and WWW-Authenticate: Bearer', async (_name, token) => {
     const { service } = createHarness();
-    const response = await service.handle(adminRequest('POST', '/admin/products', { id: 'p', author: 'a', name: 'n' }, token));
+    const response = await service.handle(
+      adminRequest('POST', '/admin/products', { id: 'p', author: 'a', name: 'n' }, token),
+    );
     expectProblem(response, 401, 'unauthorized');
     expect(response.headers['WWW-Authenticate']).toBe('Bearer');
     expect(response.body).not.toContain(ADMIN_TOKEN);
@@ -100,13 +102,17 @@ describe('admin routing', () => {
     expect(response.headers.Allow).toBe(allow);
   });
 
-  it.each(['/admin', '/admin/', '/admin/keys/', '/admin/keys/A/B', '/admin/products/p', '/admin/products//installations'])(
-    'answers the unknown admin path %s with 404',
-    async (path) => {
-      const { service } = createHarness();
-      expectProblem(await service.handle(adminRequest('GET', path)), 404, 'not-found');
-    },
-  );
+  it.each([
+    '/admin',
+    '/admin/',
+    '/admin/keys/',
+    '/admin/keys/A/B',
+    '/admin/products/p',
+    '/admin/products//installations',
+  ])('answers the unknown admin path %s with 404', async (path) => {
+    const { service } = createHarness();
+    expectProblem(await service.handle(adminRequest('GET', path)), 404, 'not-found');
+  });
 
   it('answers a body over 64 KiB with 413, a wrong type with 415, broken JSON with 400', async () => {
     const { service } = createHarness();
@@ -118,8 +124,18 @@ describe('admin routing', () => {
       415,
       'unsupported-media-type',
     );
-    expectProblem(await service.handle(adminRequest('POST', '/admin/products', '{"id":')), 400, 'invalid-request', 'body: not valid JSON');
-    expectProblem(await service.handle(adminRequest('POST', '/admin/products', '[]')), 400, 'invalid-request', 'body: expected a JSON object, got array');
+    expectProblem(
+      await service.handle(adminRequest('POST', '/admin/products', '{"id":')),
+      400,
+      'invalid-request',
+      'body: not valid JSON',
+    );
+    expectProblem(
+      await service.handle(adminRequest('POST', '/admin/products', '[]')),
+      400,
+      'invalid-request',
+      'body: expected a JSON object, got array',
+    );
   });
 
   it('takes a missing body where no field is required, whatever its content type', async () => {
@@ -134,12 +150,16 @@ describe('admin routing', () => {
 describe('POST /admin/products', () => {
   it('creates a product (201), then 409 for the same id', async () => {
     const { service } = createHarness();
-    expect(await admin(service, 'POST', '/admin/products', { id: 'mon-theme', author: 'alice', name: 'Mon Thème' }, 201)).toEqual({
+    expect(
+      await admin(service, 'POST', '/admin/products', { id: 'mon-theme', author: 'alice', name: 'Mon Thème' }, 201),
+    ).toEqual({
       id: 'mon-theme',
       author: 'alice',
       name: 'Mon Thème',
     });
-    const again = await service.handle(adminRequest('POST', '/admin/products', { id: 'mon-theme', author: 'bob', name: 'x' }));
+    const again = await service.handle(
+      adminRequest('POST', '/admin/products', { id: 'mon-theme', author: 'bob', name: 'x' }),
+    );
     expectProblem(again, 409, 'conflict', 'product mon-theme already exists');
   });
 
@@ -193,18 +213,30 @@ describe('POST /admin/keys', () => {
     const { service, clock } = createHarness();
     await admin(service, 'POST', '/admin/products', { id: 'p', author: 'a', name: 'n' }, 201);
     const end = iso(clock.nowMs + 30 * DAY);
-    expect(await admin(service, 'POST', '/admin/keys', { produit: 'p', kind: 'trial', expire: end, sites: 2 }, 201)).toMatchObject({
+    expect(
+      await admin(service, 'POST', '/admin/keys', { produit: 'p', kind: 'trial', expire: end, sites: 2 }, 201),
+    ).toMatchObject({
       kind: 'trial',
       sites: 2,
       expire: end,
     });
-    expect(await admin(service, 'POST', '/admin/keys', { produit: 'p', kind: 'buyer', sites: 5 }, 201)).toMatchObject({ sites: 5 });
-    expect(await admin(service, 'POST', '/admin/keys', { produit: 'p', kind: 'dev' }, 201)).toMatchObject({ kind: 'dev', sites: 0 });
+    expect(await admin(service, 'POST', '/admin/keys', { produit: 'p', kind: 'buyer', sites: 5 }, 201)).toMatchObject({
+      sites: 5,
+    });
+    expect(await admin(service, 'POST', '/admin/keys', { produit: 'p', kind: 'dev' }, 201)).toMatchObject({
+      kind: 'dev',
+      sites: 0,
+    });
   });
 
   it('answers 404 for an unknown product and 409 for a second live dev key', async () => {
     const { service } = createHarness();
-    expectProblem(await service.handle(adminRequest('POST', '/admin/keys', { produit: 'nope', kind: 'buyer' })), 404, 'not-found', 'no product nope');
+    expectProblem(
+      await service.handle(adminRequest('POST', '/admin/keys', { produit: 'nope', kind: 'buyer' })),
+      404,
+      'not-found',
+      'no product nope',
+    );
     await issue(service, { kind: 'dev' });
     expectProblem(
       await service.handle(adminRequest('POST', '/admin/keys', { produit: 'mon-theme', kind: 'dev' })),
@@ -223,8 +255,14 @@ describe('POST /admin/keys', () => {
     [{ produit: 'p', kind: 'dev', sites: 2 }, 'sites: a dev key binds no domain; leave sites out'],
     [{ produit: 'p', kind: 'trial' }, 'expire: is required for a trial key'],
     [{ produit: 'p', kind: 'trial', expire: '2020-01-01T00:00:00Z' }, 'expire: must be in the future'],
-    [{ produit: 'p', kind: 'trial', expire: 'next week' }, 'expire: expected an ISO 8601 date-time with a time zone, such as 2026-12-31T23:59:59Z'],
-    [{ produit: 'p', kind: 'buyer', expire: '2030-01-01T00:00:00Z' }, 'expire: only a trial key has an end; leave expire out for a buyer key'],
+    [
+      { produit: 'p', kind: 'trial', expire: 'next week' },
+      'expire: expected an ISO 8601 date-time with a time zone, such as 2026-12-31T23:59:59Z',
+    ],
+    [
+      { produit: 'p', kind: 'buyer', expire: '2030-01-01T00:00:00Z' },
+      'expire: only a trial key has an end; leave expire out for a buyer key',
+    ],
   ])('answers %j with 400 %j', async (body, detail) => {
     const { service } = createHarness();
     await admin(service, 'POST', '/admin/products', { id: 'p', author: 'a', name: 'n' }, 201);
@@ -256,17 +294,42 @@ describe('GET /admin/keys/:cle', () => {
   it('normalises the path key: percent-encoded, lower case, without dashes', async () => {
     const { service } = createHarness();
     const cle = await issue(service, {});
-    for (const form of [encodeURIComponent(` ${cle} `), cle.toLowerCase(), cle.replace(/-/g, ''), cle.replace(/-/g, '%20')]) {
+    for (const form of [
+      encodeURIComponent(` ${cle} `),
+      cle.toLowerCase(),
+      cle.replace(/-/g, ''),
+      cle.replace(/-/g, '%20'),
+    ]) {
       expect((await admin(service, 'GET', `/admin/keys/${form}`, undefined, 200)).hint).toBe(cle.slice(-4));
     }
   });
 
   it('answers 404 for an unknown key and 400 for a malformed one', async () => {
     const { service, logger } = createHarness();
-    expectProblem(await service.handle(adminRequest('GET', '/admin/keys/ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ')), 404, 'not-found', 'no key ending in ZZZZ');
-    expectProblem(await service.handle(adminRequest('GET', '/admin/keys/%E0%A4%A')), 400, 'invalid-request', 'cle: not a valid percent-encoded path segment');
-    expectProblem(await service.handle(adminRequest('GET', '/admin/keys/---')), 400, 'invalid-request', 'cle: holds no letter or digit');
-    expectProblem(await service.handle(adminRequest('GET', `/admin/keys/${'A'.repeat(1025)}`)), 400, 'invalid-request', 'cle: longer than 1024 characters');
+    expectProblem(
+      await service.handle(adminRequest('GET', '/admin/keys/ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ')),
+      404,
+      'not-found',
+      'no key ending in ZZZZ',
+    );
+    expectProblem(
+      await service.handle(adminRequest('GET', '/admin/keys/%E0%A4%A')),
+      400,
+      'invalid-request',
+      'cle: not a valid percent-encoded path segment',
+    );
+    expectProblem(
+      await service.handle(adminRequest('GET', '/admin/keys/---')),
+      400,
+      'invalid-request',
+      'cle: holds no letter or digit',
+    );
+    expectProblem(
+      await service.handle(adminRequest('GET', `/admin/keys/${'A'.repeat(1025)}`)),
+      400,
+      'invalid-request',
+      'cle: longer than 1024 characters',
+    );
     expect(logger.text()).not.toContain('ZZZZZ');
   });
 });
@@ -283,7 +346,10 @@ describe('regenerate, transfer, revoke (docs/protocol.md#key-lifecycle)', () => 
     const fresh = await admin(service, 'GET', `/admin/keys/${String(answer.cle)}`, undefined, 200);
     expect(fresh).toMatchObject({ produit: 'mon-theme', kind: 'buyer', sites: 3, status: 'active' });
     expect(fresh.domains).toEqual([expect.objectContaining({ domain: 'a.fr' })]);
-    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({ status: 'regeneration', quand: expect.any(String) });
+    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({
+      status: 'regeneration',
+      quand: expect.any(String),
+    });
   });
 
   it('transfer: old domains minus from, plus to; 409 for a from not bound and a to beyond the allowance', async () => {
@@ -310,7 +376,13 @@ describe('regenerate, transfer, revoke (docs/protocol.md#key-lifecycle)', () => 
       'to: a test or staging host is never bound; give the real domain',
     );
     // Nothing changed by the refusals: the key is still alive.
-    const { cle: fresh } = await admin(service, 'POST', `/admin/keys/${cle}/transfer`, { from: 'www.a.fr', to: 'shop.d.fr' }, 201);
+    const { cle: fresh } = await admin(
+      service,
+      'POST',
+      `/admin/keys/${cle}/transfer`,
+      { from: 'www.a.fr', to: 'shop.d.fr' },
+      201,
+    );
     const shown = await admin(service, 'GET', `/admin/keys/${String(fresh)}`, undefined, 200);
     expect((shown.domains as { domain: string }[]).map((entry) => entry.domain)).toEqual(['b.fr', 'd.fr']);
   });
@@ -320,9 +392,18 @@ describe('regenerate, transfer, revoke (docs/protocol.md#key-lifecycle)', () => 
     const end = iso(clock.nowMs + 30 * DAY);
     const cle = await issue(service, { kind: 'trial', expire: end, sites: 2 });
     const { cle: regenerated } = await admin(service, 'POST', `/admin/keys/${cle}/regenerate`, undefined, 201);
-    const { cle: transferred } = await admin(service, 'POST', `/admin/keys/${String(regenerated)}/transfer`, undefined, 201);
+    const { cle: transferred } = await admin(
+      service,
+      'POST',
+      `/admin/keys/${String(regenerated)}/transfer`,
+      undefined,
+      201,
+    );
     // The regenerated key is itself transferred afterwards, so its status is no longer active.
-    for (const [fresh, status] of [[regenerated, 'transfert'], [transferred, 'active']] as const) {
+    for (const [fresh, status] of [
+      [regenerated, 'transfert'],
+      [transferred, 'active'],
+    ] as const) {
       expect(await admin(service, 'GET', `/admin/keys/${String(fresh)}`, undefined, 200)).toMatchObject({
         produit: 'mon-theme',
         kind: 'trial',
@@ -337,19 +418,25 @@ describe('regenerate, transfer, revoke (docs/protocol.md#key-lifecycle)', () => 
     const { service } = createHarness();
     const cle = await issue(service, {});
     const { cle: fresh } = await admin(service, 'POST', `/admin/keys/${cle}/transfer`, undefined, 201);
-    expect(await admin(service, 'GET', `/admin/keys/${String(fresh)}`, undefined, 200)).toMatchObject({ status: 'active' });
+    expect(await admin(service, 'GET', `/admin/keys/${String(fresh)}`, undefined, 200)).toMatchObject({
+      status: 'active',
+    });
     expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({ status: 'transfert' });
   });
 
   it('revoke: 200 with or without a reason; the reason is kept for the author, never logged', async () => {
     const { service, clock, logger } = createHarness();
     const cle = await issue(service, {});
-    expect(await admin(service, 'POST', `/admin/keys/${cle}/revoke`, { reason: 'rétrofacturation n°42' }, 200)).toEqual({
-      hint: cle.slice(-4),
-      status: 'revocation',
-      quand: iso(clock.nowMs),
+    expect(await admin(service, 'POST', `/admin/keys/${cle}/revoke`, { reason: 'rétrofacturation n°42' }, 200)).toEqual(
+      {
+        hint: cle.slice(-4),
+        status: 'revocation',
+        quand: iso(clock.nowMs),
+      },
+    );
+    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({
+      reason: 'rétrofacturation n°42',
     });
-    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({ reason: 'rétrofacturation n°42' });
     expect(logger.text()).not.toContain('rétrofacturation');
     const other = await issue(service, {});
     await admin(service, 'POST', `/admin/keys/${other}/revoke`, undefined, 200);
@@ -365,13 +452,23 @@ describe('regenerate, transfer, revoke (docs/protocol.md#key-lifecycle)', () => 
     const { service, clock } = createHarness();
     const revoked = await issue(service, {});
     await admin(service, 'POST', `/admin/keys/${revoked}/revoke`, undefined, 200);
-    expectProblem(await service.handle(adminRequest('POST', `/admin/keys/${revoked}/${action}`)), 409, 'conflict', `key ${revoked.slice(-4)} is no longer alive (revocation)`);
+    expectProblem(
+      await service.handle(adminRequest('POST', `/admin/keys/${revoked}/${action}`)),
+      409,
+      'conflict',
+      `key ${revoked.slice(-4)} is no longer alive (revocation)`,
+    );
     const regenerated = await issue(service, {});
     await admin(service, 'POST', `/admin/keys/${regenerated}/regenerate`, undefined, 201);
     expectProblem(await service.handle(adminRequest('POST', `/admin/keys/${regenerated}/${action}`)), 409, 'conflict');
     const trial = await issue(service, { kind: 'trial', expire: iso(clock.nowMs + DAY) });
     clock.advance(DAY);
-    expectProblem(await service.handle(adminRequest('POST', `/admin/keys/${trial}/${action}`)), 409, 'conflict', `key ${trial.slice(-4)} is no longer alive (expiree)`);
+    expectProblem(
+      await service.handle(adminRequest('POST', `/admin/keys/${trial}/${action}`)),
+      409,
+      'conflict',
+      `key ${trial.slice(-4)} is no longer alive (expiree)`,
+    );
   });
 
   it.each(['regenerate', 'transfer', 'revoke'])('answers %s on an unknown key with 404', async (action) => {
@@ -393,16 +490,40 @@ describe('GET /admin/products/:id/installations', () => {
     expect(answer.produit).toBe('mon-theme');
     expect(answer.count).toBe(3);
     expect(answer.keys).toEqual([
-      { hint: one.slice(-4), kind: 'buyer', status: 'active', domains: [expect.objectContaining({ domain: 'a.fr' }), expect.objectContaining({ domain: 'b.fr' })] },
-      { hint: two.slice(-4), kind: 'buyer', status: 'regeneration', domains: [expect.objectContaining({ domain: 'c.fr' })] },
-      { hint: expect.any(String), kind: 'buyer', status: 'active', domains: [expect.objectContaining({ domain: 'c.fr' })] },
+      {
+        hint: one.slice(-4),
+        kind: 'buyer',
+        status: 'active',
+        domains: [expect.objectContaining({ domain: 'a.fr' }), expect.objectContaining({ domain: 'b.fr' })],
+      },
+      {
+        hint: two.slice(-4),
+        kind: 'buyer',
+        status: 'regeneration',
+        domains: [expect.objectContaining({ domain: 'c.fr' })],
+      },
+      {
+        hint: expect.any(String),
+        kind: 'buyer',
+        status: 'active',
+        domains: [expect.objectContaining({ domain: 'c.fr' })],
+      },
     ]);
   });
 
   it('answers 404 for an unknown product and 400 for a malformed id', async () => {
     const { service } = createHarness();
-    expectProblem(await service.handle(adminRequest('GET', '/admin/products/nope/installations')), 404, 'not-found', 'no product nope');
-    expectProblem(await service.handle(adminRequest('GET', '/admin/products/N%20O/installations')), 400, 'invalid-request');
+    expectProblem(
+      await service.handle(adminRequest('GET', '/admin/products/nope/installations')),
+      404,
+      'not-found',
+      'no product nope',
+    );
+    expectProblem(
+      await service.handle(adminRequest('GET', '/admin/products/N%20O/installations')),
+      400,
+      'invalid-request',
+    );
   });
 });
 

@@ -141,7 +141,9 @@ export function isAdminPath(path: string): boolean {
 /** The route's log name for an admin path, or the bare prefix; never the path itself. */
 export function adminRouteName(request: ServiceRequest): string {
   const segments = segmentsOf(request.path) ?? [];
-  const route = ROUTES.find((candidate) => candidate.method === request.method && matchRoute(candidate.pattern, segments) !== null);
+  const route = ROUTES.find(
+    (candidate) => candidate.method === request.method && matchRoute(candidate.pattern, segments) !== null,
+  );
   return route?.name ?? '/admin';
 }
 

@@ -34,12 +34,19 @@ describe('parseAddress / formatAddress', () => {
     expect(text(input)).toBe(expected);
   });
 
-  it.each(['', 'unknown', '203.0.113', '203.0.113.256', '010.0.0.1', '1:2:3:4:5:6:7:8:9', 'a::b::c', '::ffff:1.2.3.999', '_hidden'])(
-    'refuses %j',
-    (input) => {
-      expect(parseAddress(input)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'unknown',
+    '203.0.113',
+    '203.0.113.256',
+    '010.0.0.1',
+    '1:2:3:4:5:6:7:8:9',
+    'a::b::c',
+    '::ffff:1.2.3.999',
+    '_hidden',
+  ])('refuses %j', (input) => {
+    expect(parseAddress(input)).toBeNull();
+  });
 
   it('compresses the longest zero run, the first on a tie (RFC 5952 4.2.3)', () => {
     expect(formatIpv6([1, 0, 0, 2, 0, 0, 3, 4])).toBe('1::2:0:0:3:4');
@@ -104,7 +111,9 @@ describe('compileCidrs', () => {
     expect(compileTrustProxy({ hops: 2 })).toEqual({ hops: 2 });
     expect(compileTrustProxy(undefined)).toBeUndefined();
     expect(() => compileTrustProxy({ hops: -1 })).toThrow('trustProxy: hops must be an integer from 0 to 1000, got -1');
-    expect(() => compileTrustProxy({ hops: 1.5 })).toThrow('trustProxy: hops must be an integer from 0 to 1000, got 1.5');
+    expect(() => compileTrustProxy({ hops: 1.5 })).toThrow(
+      'trustProxy: hops must be an integer from 0 to 1000, got 1.5',
+    );
   });
 });
 

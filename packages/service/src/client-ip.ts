@@ -169,7 +169,10 @@ export function compileTrustProxy(trustProxy: TrustProxy | undefined): CompiledT
   if ('hops' in trustProxy) {
     const { hops } = trustProxy;
     if (!Number.isInteger(hops) || hops < 0 || hops > 1000) {
-      throw new ValidationError('trustProxy', `trustProxy: hops must be an integer from 0 to 1000, got ${String(hops)}`);
+      throw new ValidationError(
+        'trustProxy',
+        `trustProxy: hops must be an integer from 0 to 1000, got ${String(hops)}`,
+      );
     }
     return { hops };
   }
@@ -183,7 +186,11 @@ export function compileTrustProxy(trustProxy: TrustProxy | undefined): CompiledT
  * never becomes a rate-limit bucket or a logged "IP" (our decision; proxy-addr would return the
  * string).
  */
-export function clientIp(socketIp: string, forwardedFor: string | undefined, trust: CompiledTrustProxy | undefined): string {
+export function clientIp(
+  socketIp: string,
+  forwardedFor: string | undefined,
+  trust: CompiledTrustProxy | undefined,
+): string {
   const socket = parseAddress(socketIp);
   // An adapter that hands us something that is not an address (a test harness, a Unix socket):
   // use it as given; it is still one bucket per value.

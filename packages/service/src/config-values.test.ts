@@ -6,7 +6,9 @@ describe('config values (docs/protocol.md#configuration)', () => {
     expect(parseLogLevel(undefined)).toBe('info');
     expect(parseLogLevel('  ')).toBe('info');
     expect(parseLogLevel(' DEBUG ')).toBe('debug');
-    expect(parseLogLevel('loud')).toEqual({ error: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"' });
+    expect(parseLogLevel('loud')).toEqual({
+      error: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    });
   });
 
   it('decodes a 32-byte seed, and explains a wrong one without showing it', () => {

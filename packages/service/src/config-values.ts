@@ -32,7 +32,8 @@ export function decodeSeed(text: string, name: string): Uint8Array | string {
     return decodeBase64(text.trim(), name, 32);
   } catch (error) {
     // core's messages name the field and the rule, never the value ("expected 32 bytes, got 16").
-    if (isValidationError(error)) return `${error.message} (a base64 32-byte Ed25519 seed; \`pnpm licence keygen\` makes one)`;
+    if (isValidationError(error))
+      return `${error.message} (a base64 32-byte Ed25519 seed; \`pnpm licence keygen\` makes one)`;
     throw error;
   }
 }

@@ -116,35 +116,40 @@ describe('hostile bodies (property, at least 2,000 random requests)', () => {
       { weight: 1, arbitrary: anyJson },
     );
     const url = fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom(
-        'exemple.fr',
-        'www.exemple.fr',
-        'https://shop.exemple.fr:8443/x?y=1',
-        'localhost:3000',
-        'dev.exemple.fr',
-        '192.168.1.2',
-        '[::1]',
-        '[fe80::1%25eth0]',
-        'co.uk',
-        'myshopify.com',
-        'a.myshopify.com',
-        'http://user@exemple.fr',
-        'exemple.fr\\x',
-        'exemple%2efr',
-        'exemple。fr',
-        'xn--',
-        'ftp://exemple.fr',
-        'http:\\\\exemple.fr',
-        '8.8.8.8',
-        ' ',
-      ) },
+      {
+        weight: 4,
+        arbitrary: fc.constantFrom(
+          'exemple.fr',
+          'www.exemple.fr',
+          'https://shop.exemple.fr:8443/x?y=1',
+          'localhost:3000',
+          'dev.exemple.fr',
+          '192.168.1.2',
+          '[::1]',
+          '[fe80::1%25eth0]',
+          'co.uk',
+          'myshopify.com',
+          'a.myshopify.com',
+          'http://user@exemple.fr',
+          'exemple.fr\\x',
+          'exemple%2efr',
+          'exemple。fr',
+          'xn--',
+          'ftp://exemple.fr',
+          'http:\\\\exemple.fr',
+          '8.8.8.8',
+          ' ',
+        ),
+      },
       { weight: 2, arbitrary: fc.webUrl() },
       { weight: 2, arbitrary: fc.domain() },
       { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
       { weight: 1, arbitrary: anyJson },
     );
     const optional = (value: fc.Arbitrary<unknown>, freq = 2) => fc.option(value, { nil: undefined, freq });
-    const produit = optional(fc.oneof(fc.constantFrom('mon-theme', 'autre', 'x', ''), fc.string({ maxLength: 70 }), anyJson));
+    const produit = optional(
+      fc.oneof(fc.constantFrom('mon-theme', 'autre', 'x', ''), fc.string({ maxLength: 70 }), anyJson),
+    );
     const nonce = optional(
       fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{16,64}$/), fc.string({ unit: 'binary', maxLength: 70 }), anyJson),
     );

@@ -10,7 +10,13 @@ import type { ServiceContext } from './service-context.js';
 import type { ServiceRequest } from './service-types.js';
 import { DEFAULT_BLOCKED_USER_AGENTS } from './user-agents.js';
 
-const probe = (method = 'GET'): ServiceRequest => ({ method, path: '/healthz', headers: {}, body: new Uint8Array(0), ip: '10.0.0.1' });
+const probe = (method = 'GET'): ServiceRequest => ({
+  method,
+  path: '/healthz',
+  headers: {},
+  body: new Uint8Array(0),
+  ip: '10.0.0.1',
+});
 
 function contextWith(store: Store): ServiceContext & { logger: ReturnType<typeof createTestLogger> } {
   return {

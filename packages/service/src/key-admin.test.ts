@@ -39,10 +39,21 @@ async function failure(promise: Promise<unknown>): Promise<HttpError> {
 describe('createKeyAdmin', () => {
   it('runs a key through its life: issue, show, transfer, revoke', async () => {
     const { admin } = setup();
-    expect(await admin.addProduct({ id: 'theme', author: 'alice', name: 'Theme' })).toEqual({ id: 'theme', author: 'alice', name: 'Theme' });
+    expect(await admin.addProduct({ id: 'theme', author: 'alice', name: 'Theme' })).toEqual({
+      id: 'theme',
+      author: 'alice',
+      name: 'Theme',
+    });
     const issued = await admin.issueKey({ produit: 'theme', kind: 'buyer', sites: 2 });
     // Byte 1 everywhere: the second Crockford character, 25 times, in groups of five.
-    expect(issued).toEqual({ cle: '11111-11111-11111-11111-11111', hint: '1111', produit: 'theme', kind: 'buyer', sites: 2, expire: null });
+    expect(issued).toEqual({
+      cle: '11111-11111-11111-11111-11111',
+      hint: '1111',
+      produit: 'theme',
+      kind: 'buyer',
+      sites: 2,
+      expire: null,
+    });
     expect(await admin.showKey(issued.cle)).toMatchObject({ hint: '1111', status: 'active', domains: [] });
     const moved = await admin.transferKey(issued.cle, { to: 'exemple.fr' });
     expect(moved).toEqual({ cle: '22222-22222-22222-22222-22222' });
@@ -69,8 +80,18 @@ describe('createKeyAdmin', () => {
 
   it('purges with the twelve-month cut-off and says how many', async () => {
     const { admin, store, clock, logger } = setup();
-    await store.logRequest({ at: Math.floor(clock.nowMs / 1000) - 400 * 86400, keyId: null, host: 'a.fr', ip: '203.0.113.1' });
-    await store.logRequest({ at: Math.floor(clock.nowMs / 1000) - 300 * 86400, keyId: null, host: 'a.fr', ip: '203.0.113.2' });
+    await store.logRequest({
+      at: Math.floor(clock.nowMs / 1000) - 400 * 86400,
+      keyId: null,
+      host: 'a.fr',
+      ip: '203.0.113.1',
+    });
+    await store.logRequest({
+      at: Math.floor(clock.nowMs / 1000) - 300 * 86400,
+      keyId: null,
+      host: 'a.fr',
+      ip: '203.0.113.2',
+    });
     expect(await admin.purge()).toEqual({ erased: 1 });
     expect(logger.lines.at(-1)?.fields).toEqual({ action: 'purge', erased: 1, before: '2025-11-22T10:14:00Z' });
   });

@@ -161,7 +161,13 @@ export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
    * key it replaces.
    */
   const replacementFor = (stored: StoredKey, now: number) =>
-    newKey({ produit: stored.produit, kind: stored.kind, sites: stored.sites, expiresAt: stored.expiresAt, createdAt: now });
+    newKey({
+      produit: stored.produit,
+      kind: stored.kind,
+      sites: stored.sites,
+      expiresAt: stored.expiresAt,
+      createdAt: now,
+    });
 
   return {
     async addProduct(body) {

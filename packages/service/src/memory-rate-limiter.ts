@@ -17,11 +17,15 @@ export interface MemoryRateLimiterOptions {
  * bounded: at most `limit` times per client, and clients whose window emptied are dropped by a
  * sweep that runs at most once per window (amortised O(1) per hit).
  */
-export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): RateLimiter & { readonly size: () => number } {
+export function createMemoryRateLimiter(
+  options: MemoryRateLimiterOptions = {},
+): RateLimiter & { readonly size: () => number } {
   const limit = options.limit ?? 30;
   const windowMs = options.windowMs ?? 60_000;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit: expected an integer >= 1, got ${String(limit)}`);
-  if (!Number.isInteger(windowMs) || windowMs < 1) throw new RangeError(`windowMs: expected an integer >= 1, got ${String(windowMs)}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit: expected an integer >= 1, got ${String(limit)}`);
+  if (!Number.isInteger(windowMs) || windowMs < 1)
+    throw new RangeError(`windowMs: expected an integer >= 1, got ${String(windowMs)}`);
 
   /** Client -> accepted request times, oldest first. */
   const clients = new Map<string, number[]>();

@@ -25,7 +25,11 @@ async function withProducts() {
   return store;
 }
 
-async function insert(store: Awaited<ReturnType<typeof withProducts>>, newKey: NewKey, domains?: string[]): Promise<string> {
+async function insert(
+  store: Awaited<ReturnType<typeof withProducts>>,
+  newKey: NewKey,
+  domains?: string[],
+): Promise<string> {
   const result = await store.insertKey(newKey, domains);
   if (result.result !== 'created') throw new Error(result.result);
   return result.id;
@@ -89,7 +93,13 @@ describe('createMemoryStore (beyond the contract)', () => {
   it('replaces an active key, carrying domains over with their times', async () => {
     const store = await withProducts();
     const old = await insert(store, key('aaaa', { sites: 2 }), ['a.fr', 'b.fr']);
-    const replaced = await store.replaceKey(old, 'transfert', key('bbbb', { sites: 2, createdAt: 900 }), ['b.fr', 'c.fr'], 900);
+    const replaced = await store.replaceKey(
+      old,
+      'transfert',
+      key('bbbb', { sites: 2, createdAt: 900 }),
+      ['b.fr', 'c.fr'],
+      900,
+    );
     if (replaced.result !== 'replaced') throw new Error(replaced.result);
     const before = await store.findKeyById(old);
     expect(before).toMatchObject({ status: 'transfert', endedAt: 900, replacedBy: replaced.id });

@@ -70,8 +70,7 @@ export function createMemoryStore(): MemoryStore {
     return [...products.values()].filter((product) => product.author === author).map((product) => product.id);
   };
 
-  const domainsOf = (row: KeyRow): BoundDomain[] =>
-    row.domains.map((domain) => Object.freeze({ ...domain }));
+  const domainsOf = (row: KeyRow): BoundDomain[] => row.domains.map((domain) => Object.freeze({ ...domain }));
 
   const toStored = (row: KeyRow): StoredKey =>
     Object.freeze({

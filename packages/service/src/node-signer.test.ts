@@ -19,12 +19,15 @@ describe('createNodeSigner', () => {
     expect(signCases.length).toBeGreaterThan(10);
   });
 
-  it.each(signCases.map((entry) => [entry.name, entry] as const))('signs the vector %s byte for byte', (_name, entry) => {
-    if (entry.kind !== 'sign') throw new Error('filtered above');
-    const message = new TextEncoder().encode(entry.canonical);
-    expect(canonicalBytes(entry.donnees)).toEqual(message);
-    expect(encodeBase64(primary.sign(message))).toBe(entry.signature);
-  });
+  it.each(signCases.map((entry) => [entry.name, entry] as const))(
+    'signs the vector %s byte for byte',
+    (_name, entry) => {
+      if (entry.kind !== 'sign') throw new Error('filtered above');
+      const message = new TextEncoder().encode(entry.canonical);
+      expect(canonicalBytes(entry.donnees)).toEqual(message);
+      expect(encodeBase64(primary.sign(message))).toBe(entry.signature);
+    },
+  );
 
   it('gives the same bytes as core noble signer through signDonnees', () => {
     const noble = createNobleSigner(seedOf(vectors.keys.primary.seed));

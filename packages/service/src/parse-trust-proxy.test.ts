@@ -6,7 +6,11 @@ describe('parseTrustProxy (docs/protocol.md#client-address)', () => {
     expect(parseTrustProxy(raw)).toEqual({ ok: true, value: undefined });
   });
 
-  it.each([['1', 1], ['2', 2], ['32', 32]])('hop count %s', (raw, hops) => {
+  it.each([
+    ['1', 1],
+    ['2', 2],
+    ['32', 32],
+  ])('hop count %s', (raw, hops) => {
     expect(parseTrustProxy(raw)).toEqual({ ok: true, value: { hops } });
   });
 
@@ -28,7 +32,10 @@ describe('parseTrustProxy (docs/protocol.md#client-address)', () => {
   });
 
   it("takes proxy-addr's names", () => {
-    expect(parseTrustProxy('loopback,uniquelocal')).toEqual({ ok: true, value: { cidrs: ['loopback', 'uniquelocal'] } });
+    expect(parseTrustProxy('loopback,uniquelocal')).toEqual({
+      ok: true,
+      value: { cidrs: ['loopback', 'uniquelocal'] },
+    });
   });
 
   it.each(['10.0.0.0/33', '::1/129', 'proxy.internal', '10.0.0.0/8,,::1', '10.0.0.256', '1.2.3.4/-1', '-1'])(

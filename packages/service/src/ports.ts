@@ -146,7 +146,10 @@ export interface Store {
    * 'dev-exists' when `kind` is dev and the product already has a live dev key
    * (docs/protocol.md#key-lifecycle: 409).
    */
-  insertKey(key: NewKey, domains?: readonly string[]): Promise<{ readonly result: 'created'; readonly id: string } | { readonly result: 'no-product' | 'dev-exists' }>;
+  insertKey(
+    key: NewKey,
+    domains?: readonly string[],
+  ): Promise<{ readonly result: 'created'; readonly id: string } | { readonly result: 'no-product' | 'dev-exists' }>;
   /**
    * Regenerate or transfer (docs/protocol.md#key-lifecycle), atomically: the old key, if still
    * active, takes `status` with `endedAt` = `now` and `replacedBy`, and the new key is stored with

@@ -66,7 +66,11 @@ export class HttpError extends Error {
     readonly kind: ProblemKind,
     /** Shown to the caller as `detail`: must never hold a key or a token. */
     readonly detail: string,
-    options: { readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly cause?: unknown } = {},
+    options: {
+      readonly status?: number;
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly cause?: unknown;
+    } = {},
   ) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = options.status ?? PROBLEMS[kind].status;

@@ -1,14 +1,6 @@
 import { verifyEnvelope } from '@licence/core';
 import { describe, expect, it } from 'vitest';
-import {
-  adminRequest,
-  createHarness,
-  issue,
-  json,
-  TEST_PUBLIC_KEY,
-  verdict,
-  verdictRequest,
-} from '../test/harness.js';
+import { adminRequest, createHarness, issue, json, TEST_PUBLIC_KEY, verdict, verdictRequest } from '../test/harness.js';
 import { createMemoryRateLimiter } from './memory-rate-limiter.js';
 import { PROBLEM_BASE } from './problem.js';
 import type { ServiceResponse } from './service-types.js';
@@ -164,13 +156,19 @@ describe('the rate limit (docs/protocol.md#rate-limit)', () => {
     expect((await service.handle(verdictRequest(UNKNOWN))).status).toBe(429);
   });
 
-  it('does not count /admin or /healthz (docs/protocol.md#request: the limit is the public endpoint\'s only)', async () => {
+  it("does not count /admin or /healthz (docs/protocol.md#request: the limit is the public endpoint's only)", async () => {
     const { service } = createHarness({ rateLimiter: createMemoryRateLimiter({ limit: 2 }) });
     for (let i = 0; i < 10; i += 1) {
       // Same client address as the public POSTs below, so a shared count would show.
       const request = adminRequest('POST', '/admin/products', { id: `p${i}`, author: 'a', name: 'n' });
       expect((await service.handle({ ...request, ip: '203.0.113.7' })).status).toBe(201);
-      const health = await service.handle({ method: 'GET', path: '/healthz', headers: {}, body: new Uint8Array(0), ip: '203.0.113.7' });
+      const health = await service.handle({
+        method: 'GET',
+        path: '/healthz',
+        headers: {},
+        body: new Uint8Array(0),
+        ip: '203.0.113.7',
+      });
       expect(health.status).toBe(200);
     }
     expect((await service.handle(verdictRequest(UNKNOWN))).status).toBe(200);
@@ -285,10 +283,18 @@ describe('the body (docs/protocol.md#request, #key-normalisation, #host-normalis
     ['an array url', { cle: KEY, url: ['exemple.fr'] }, 'url: expected a string, got array'],
     ['an ftp url', { cle: KEY, url: 'ftp://exemple.fr' }, 'url: scheme must be http or https, got ftp'],
     ['a public suffix', { cle: KEY, url: 'co.uk' }, 'url: host is a public suffix (co.uk) and names no site'],
-    ['a bad produit', { cle: KEY, url: 'exemple.fr', produit: 'Mon Theme' }, 'produit: expected only a-z, 0-9, ".", "_" and "-"'],
+    [
+      'a bad produit',
+      { cle: KEY, url: 'exemple.fr', produit: 'Mon Theme' },
+      'produit: expected only a-z, 0-9, ".", "_" and "-"',
+    ],
     ['an empty produit', { cle: KEY, url: 'exemple.fr', produit: '' }, 'produit: expected 1 to 64 characters, got 0'],
     ['a short nonce', { cle: KEY, url: 'exemple.fr', nonce: 'abc' }, 'nonce: expected 16 to 64 characters, got 3'],
-    ['a number nonce', { cle: KEY, url: 'exemple.fr', nonce: 1234567890123456 }, 'nonce: expected a string, got number'],
+    [
+      'a number nonce',
+      { cle: KEY, url: 'exemple.fr', nonce: 1234567890123456 },
+      'nonce: expected a string, got number',
+    ],
   ])('answers %s with 400 and an exact detail, never the key', async (_name, body, detail) => {
     const { service, logger } = createHarness();
     const response = await service.handle(verdictRequest(body));
@@ -319,7 +325,17 @@ describe('the body (docs/protocol.md#request, #key-normalisation, #host-normalis
     const withBoth = await verdict(service, { cle, url: 'exemple.fr', produit: 'mon-theme', nonce }, 'exemple.fr');
     expect(withBoth).toMatchObject({ ok: true, produit: 'mon-theme', nonce });
     const plain = await verdict(service, { cle, url: 'exemple.fr' }, 'exemple.fr');
-    expect(Object.keys(plain).sort()).toEqual(['domaine', 'emis', 'essai', 'hote', 'motif', 'ok', 'quand', 'revalider', 'sursis']);
+    expect(Object.keys(plain).sort()).toEqual([
+      'domaine',
+      'emis',
+      'essai',
+      'hote',
+      'motif',
+      'ok',
+      'quand',
+      'revalider',
+      'sursis',
+    ]);
   });
 
   it('sets emis to the clock and revalider and sursis from the settings', async () => {
@@ -328,7 +344,10 @@ describe('the body (docs/protocol.md#request, #key-normalisation, #host-normalis
     const emis = Math.floor(clock.nowMs / 1000);
     expect(donnees).toMatchObject({ emis, revalider: emis + 3600, sursis: 604800 });
     const defaults = createHarness();
-    expect(await verdict(defaults.service, UNKNOWN, 'exemple.fr')).toMatchObject({ revalider: emis + 86400, sursis: 2592000 });
+    expect(await verdict(defaults.service, UNKNOWN, 'exemple.fr')).toMatchObject({
+      revalider: emis + 86400,
+      sursis: 2592000,
+    });
   });
 });
 
@@ -351,7 +370,9 @@ describe('faults are 5xx, never a signed refusal (docs/protocol.md#errors)', () 
   it.each(['bindDomain', 'logRequest'] as const)('answers 503 when %s rejects', async (method) => {
     const harness = createHarness();
     const cle = await issue(harness.service, {});
-    const failing = createHarness({ store: { ...harness.store, [method]: () => Promise.reject(new Error('disk I/O error')) } });
+    const failing = createHarness({
+      store: { ...harness.store, [method]: () => Promise.reject(new Error('disk I/O error')) },
+    });
     expectProblem(await failing.service.handle(verdictRequest({ cle, url: 'exemple.fr' })), 503, 'service-unavailable');
   });
 
@@ -394,7 +415,11 @@ describe('faults are 5xx, never a signed refusal (docs/protocol.md#errors)', () 
     const { service } = createHarness({ limit: 1 });
     await service.handle(verdictRequest(UNKNOWN));
     const request = adminRequest('POST', '/admin/products', { id: 'p', author: 'a', name: 'n' });
-    expect((await service.handle({ ...request, headers: { ...request.headers, 'user-agent': 'curl/8.5.0' } })).status).toBe(201);
-    expect((await service.handle(adminRequest('POST', '/admin/products', { id: 'q', author: 'a', name: 'n' }))).status).toBe(201);
+    expect(
+      (await service.handle({ ...request, headers: { ...request.headers, 'user-agent': 'curl/8.5.0' } })).status,
+    ).toBe(201);
+    expect(
+      (await service.handle(adminRequest('POST', '/admin/products', { id: 'q', author: 'a', name: 'n' }))).status,
+    ).toBe(201);
   });
 });

@@ -1,7 +1,14 @@
 import { ValidationError } from '@licence/core';
 import { describe, expect, it } from 'vitest';
 import { HttpError } from './problem.js';
-import { checkBodySize, checkJsonContentType, field, isJsonContentType, MAX_BODY_BYTES, parseJsonObject } from './request-body.js';
+import {
+  checkBodySize,
+  checkJsonContentType,
+  field,
+  isJsonContentType,
+  MAX_BODY_BYTES,
+  parseJsonObject,
+} from './request-body.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const failure = (run: () => unknown): HttpError => {

@@ -31,6 +31,10 @@ describe('responses', () => {
     const error = new HttpError('rate-limited', 'later', { headers: { 'Retry-After': '7' } });
     const response = errorResponse(error, { 'Access-Control-Allow-Origin': '*' });
     expect(response.status).toBe(429);
-    expect(response.headers).toMatchObject({ 'Retry-After': '7', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
+    expect(response.headers).toMatchObject({
+      'Retry-After': '7',
+      'Access-Control-Allow-Origin': '*',
+      'Cache-Control': 'no-store',
+    });
   });
 });

@@ -26,7 +26,12 @@ export function emptyResponse(status: number, headers: Headers = {}): ServiceRes
 }
 
 /** An RFC 9457 problem answer. */
-export function problemResponse(kind: ProblemKind, detail: string, headers: Headers = {}, status?: number): ServiceResponse {
+export function problemResponse(
+  kind: ProblemKind,
+  detail: string,
+  headers: Headers = {},
+  status?: number,
+): ServiceResponse {
   const body = problemBody(kind, detail, status);
   return {
     status: body.status,

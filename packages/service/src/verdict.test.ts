@@ -16,7 +16,9 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
 describe('the verdict rules (docs/protocol.md#verdict) through the service', () => {
   it('1. no such key: inconnue, domaine ""', async () => {
     const { service, store } = createHarness();
-    expect(await verdict(service, { cle: 'ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', url: 'exemple.fr' }, 'exemple.fr')).toMatchObject({
+    expect(
+      await verdict(service, { cle: 'ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', url: 'exemple.fr' }, 'exemple.fr'),
+    ).toMatchObject({
       ok: false,
       motif: 'inconnue',
       domaine: '',
@@ -24,14 +26,18 @@ describe('the verdict rules (docs/protocol.md#verdict) through the service', () 
       quand: '',
     });
     // Logged with no key id (docs/protocol.md#privacy).
-    expect(store.requestLog()).toEqual([{ at: expect.any(Number), keyId: null, host: 'exemple.fr', ip: '203.0.113.7' }]);
+    expect(store.requestLog()).toEqual([
+      { at: expect.any(Number), keyId: null, host: 'exemple.fr', ip: '203.0.113.7' },
+    ]);
   });
 
   it('2. produit given and the key does not open it: inconnue, even where it is bound', async () => {
     const { service } = createHarness();
     const cle = await issue(service, { produit: 'mon-theme' });
     await issue(service, { produit: 'autre-theme' });
-    expect(await verdict(service, { cle, url: 'exemple.fr', produit: 'mon-theme' }, 'exemple.fr')).toMatchObject({ ok: true });
+    expect(await verdict(service, { cle, url: 'exemple.fr', produit: 'mon-theme' }, 'exemple.fr')).toMatchObject({
+      ok: true,
+    });
     expect(await verdict(service, { cle, url: 'exemple.fr', produit: 'autre-theme' }, 'exemple.fr')).toMatchObject({
       ok: false,
       motif: 'inconnue',
@@ -45,7 +51,10 @@ describe('the verdict rules (docs/protocol.md#verdict) through the service', () 
     const dev = await issue(service, { produit: 'theme-a', kind: 'dev', author: 'alice' });
     await issue(service, { produit: 'theme-b', author: 'alice' });
     await issue(service, { produit: 'theme-c', author: 'bob' });
-    expect(await verdict(service, { cle: dev, url: 'x.fr', produit: 'theme-b' }, 'x.fr')).toMatchObject({ ok: true, essai: true });
+    expect(await verdict(service, { cle: dev, url: 'x.fr', produit: 'theme-b' }, 'x.fr')).toMatchObject({
+      ok: true,
+      essai: true,
+    });
     expect(await verdict(service, { cle: dev, url: 'x.fr', produit: 'theme-c' }, 'x.fr')).toMatchObject({
       ok: false,
       motif: 'inconnue',
@@ -67,7 +76,9 @@ describe('the verdict rules (docs/protocol.md#verdict) through the service', () 
     });
     expect(await verdict(service, { cle: fresh, url: 'www.exemple.fr' }, 'exemple.fr')).toMatchObject({ ok: true });
     // The new key carries the binding: another domain is refused on a one-domain key.
-    expect(await verdict(service, { cle: fresh, url: 'autre.fr' }, 'autre.fr')).toMatchObject({ motif: 'autre_domaine' });
+    expect(await verdict(service, { cle: fresh, url: 'autre.fr' }, 'autre.fr')).toMatchObject({
+      motif: 'autre_domaine',
+    });
   });
 
   it('3. transferred: the old key answers transfert; the new one runs on the new domain', async () => {
@@ -105,7 +116,11 @@ describe('the verdict rules (docs/protocol.md#verdict) through the service', () 
     const cle = await issue(service, {});
     await admin(service, 'POST', `/admin/keys/${cle}/revoke`, { reason: 'chargeback' }, 200);
     for (const url of ['exemple.fr', 'localhost', 'dev.exemple.fr']) {
-      expect(await verdict(service, { cle, url }, url)).toMatchObject({ ok: false, motif: 'revocation', quand: iso(clock.nowMs) });
+      expect(await verdict(service, { cle, url }, url)).toMatchObject({
+        ok: false,
+        motif: 'revocation',
+        quand: iso(clock.nowMs),
+      });
     }
   });
 
@@ -183,11 +198,15 @@ describe('the verdict rules (docs/protocol.md#verdict) through the service', () 
     clock.advance(3599 * 1000);
     await verdict(service, { cle, url: 'exemple.fr' }, 'exemple.fr');
     expect(touches).toBe(0);
-    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({ domains: [{ lastSeen: iso(bound) }] });
+    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({
+      domains: [{ lastSeen: iso(bound) }],
+    });
     clock.advance(1000);
     await verdict(service, { cle, url: 'exemple.fr' }, 'exemple.fr');
     expect(touches).toBe(1);
-    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({ domains: [{ lastSeen: iso(clock.nowMs) }] });
+    expect(await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).toMatchObject({
+      domains: [{ lastSeen: iso(clock.nowMs) }],
+    });
   });
 
   it('8 and 9. binds up to the allowance, then autre_domaine naming the domains in binding order', async () => {
@@ -281,7 +300,9 @@ describe('the binding race (docs/protocol.md#verdict: binding is atomic)', () =>
   it('gives up with a 500 when binding does not settle in two attempts (an inconsistent store)', async () => {
     const harness = createHarness();
     const cle = await issue(harness.service, {});
-    const { service } = createHarness({ store: { ...harness.store, bindDomain: () => Promise.resolve('full' as const) } });
+    const { service } = createHarness({
+      store: { ...harness.store, bindDomain: () => Promise.resolve('full' as const) },
+    });
     const response = await service.handle(verdictRequest({ cle, url: 'exemple.fr' }));
     expect(response.status).toBe(500);
     expect(response.body).not.toContain('donnees');
@@ -307,6 +328,14 @@ describe('toKeyRecord', () => {
         opens: ['p', 'q'],
         domains: [{ domain: 'a.fr', firstSeen: 1, lastSeen: 2 }],
       }),
-    ).toEqual({ kind: 'buyer', status: 'active', endedAt: null, expiresAt: null, products: ['p', 'q'], sites: 2, domains: ['a.fr'] });
+    ).toEqual({
+      kind: 'buyer',
+      status: 'active',
+      endedAt: null,
+      expiresAt: null,
+      products: ['p', 'q'],
+      sites: 2,
+      domains: ['a.fr'],
+    });
   });
 });

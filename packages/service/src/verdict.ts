@@ -118,9 +118,6 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
   await fromStore(() => store.logRequest({ at: now, keyId, host: input.host.hote, ip: input.ip }));
 
   const envelope = signDonnees(decision.donnees, context.signer);
-  logger.info(
-    { hint, ok: decision.donnees.ok, motif: decision.donnees.motif, hote: input.host.hote },
-    'verdict',
-  );
+  logger.info({ hint, ok: decision.donnees.ok, motif: decision.donnees.motif, hote: input.host.hote }, 'verdict');
   return envelope;
 }

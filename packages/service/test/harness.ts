@@ -136,7 +136,12 @@ export function toBytes(body: unknown): Uint8Array | null {
 }
 
 /** An admin request with the token (`null`: no Authorization header). */
-export function adminRequest(method: string, path: string, body?: unknown, token: string | null = ADMIN_TOKEN): ServiceRequest {
+export function adminRequest(
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = ADMIN_TOKEN,
+): ServiceRequest {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token !== null) headers.authorization = `Bearer ${token}`;
   return { method, path, headers, body: toBytes(body), ip: '127.0.0.1' };

@@ -260,7 +260,6 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-
 /** The schema version this build writes: the highest version in `schema_migrations`. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -300,7 +299,9 @@ export async function schemaVersion(client: PoolClient): Promise<number> {
   if (table.rows[0]?.present !== true) {
     return 0;
   }
-  const result = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  const result = await client.query<{ version: number | null }>(
+    'SELECT max(version) AS version FROM schema_migrations',
+  );
   return result.rows[0]?.version ?? 0;
 }
 

@@ -57,7 +57,15 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 
 async function createdKey(store: Store, sites: number, hash = 'c'.repeat(64)): Promise<string> {
   await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
-  const inserted = await store.insertKey({ hash, hint: 'AB12', produit: 'theme', kind: 'buyer', sites, expiresAt: null, createdAt: 2 });
+  const inserted = await store.insertKey({
+    hash,
+    hint: 'AB12',
+    produit: 'theme',
+    kind: 'buyer',
+    sites,
+    expiresAt: null,
+    createdAt: 2,
+  });
   if (inserted.result !== 'created') {
     throw new Error(`insertKey: ${inserted.result}`);
   }
@@ -82,21 +90,37 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const store = await openPostgresStore({ connectionString: url, logger });
       await store.close();
       const versions = await withClient(url, async (client) =>
-        (await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version),
+        (await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map(
+          (r) => r.version,
+        ),
       );
       expect(versions).toEqual(MIGRATIONS.map((_, i) => i + 1));
       expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);
       const tables = await withClient(url, async (client) =>
-        (await client.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1")).rows.map((r) => r.name),
+        (
+          await client.query<{ name: string }>(
+            "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY 1",
+          )
+        ).rows.map((r) => r.name),
       );
-      expect(tables).toEqual(['bound_domains', 'keys', 'products', 'rate_limit_windows', 'request_log', 'schema_migrations']);
+      expect(tables).toEqual([
+        'bound_domains',
+        'keys',
+        'products',
+        'rate_limit_windows',
+        'request_log',
+        'schema_migrations',
+      ]);
       expect(logger.lines.some((line) => line.includes('schema migrated'))).toBe(true);
     });
 
     it('migrates once when several stores open a new database together', async () => {
       const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore({ connectionString: url })));
       await Promise.all(stores.map((store) => store.close()));
-      const count = await withClient(url, async (client) => (await client.query<{ n: string }>('SELECT count(*) AS n FROM schema_migrations')).rows[0]?.n);
+      const count = await withClient(
+        url,
+        async (client) => (await client.query<{ n: string }>('SELECT count(*) AS n FROM schema_migrations')).rows[0]?.n,
+      );
       expect(count).toBe(String(SCHEMA_VERSION));
     });
 
@@ -121,7 +145,9 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     it('refuses a database of a newer version, naming it without the password, and leaves it as it was', async () => {
       const store = await openPostgresStore({ connectionString: url });
       await store.close();
-      await withClient(url, (client) => client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [SCHEMA_VERSION + 1]));
+      await withClient(url, (client) =>
+        client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [SCHEMA_VERSION + 1]),
+      );
       const withPassword = url.replace('postgres@', 'postgres:s3cret-word@');
 
       const opening = openPostgresStore({ connectionString: withPassword });
@@ -133,7 +159,9 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       expect(message).toContain(`127.0.0.1:${theCluster().port}/`);
       expect(message).not.toContain('s3cret-word');
       const versions = await withClient(url, async (client) =>
-        (await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version),
+        (await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map(
+          (r) => r.version,
+        ),
       );
       expect(versions).toEqual([...MIGRATIONS.map((_, i) => i + 1), SCHEMA_VERSION + 1]);
     });
@@ -173,7 +201,10 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const address = silent.address();
       const port = typeof address === 'object' && address !== null ? address.port : 0;
       await expect(
-        openPostgresStore({ connectionString: `postgres://postgres@127.0.0.1:${port}/licence`, pool: { connectionTimeoutMs: 300 } }),
+        openPostgresStore({
+          connectionString: `postgres://postgres@127.0.0.1:${port}/licence`,
+          pool: { connectionTimeoutMs: 300 },
+        }),
       ).rejects.toThrow(/cannot open the PostgreSQL store: .*timeout/i);
     });
   });
@@ -226,11 +257,20 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const [store] = stores;
       if (store === undefined) throw new Error('no store');
       const id = await createdKey(store, 3);
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.bindDomain(id, `site-${i}.fr`, 3, 100 + i)));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.bindDomain(id, `site-${i}.fr`, 3, 100 + i)),
+      );
       expect(results.filter((r) => r === 'bound')).toHaveLength(3);
       expect(results.filter((r) => r === 'full')).toHaveLength(17);
-      const rows = await withClient(url, async (client) =>
-        (await client.query<{ position: number }>('SELECT position FROM bound_domains WHERE key_id = $1 ORDER BY position', [id])).rows,
+      const rows = await withClient(
+        url,
+        async (client) =>
+          (
+            await client.query<{ position: number }>(
+              'SELECT position FROM bound_domains WHERE key_id = $1 ORDER BY position',
+              [id],
+            )
+          ).rows,
       );
       expect(rows.map((r) => r.position)).toEqual([0, 1, 2]);
     });
@@ -250,7 +290,15 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const [a, b] = stores;
       if (a === undefined || b === undefined) throw new Error('no store');
       await a.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
-      const dev = (hash: string) => ({ hash, hint: 'DEV1', produit: 'theme', kind: 'dev' as const, sites: 0, expiresAt: null, createdAt: 2 });
+      const dev = (hash: string) => ({
+        hash,
+        hint: 'DEV1',
+        produit: 'theme',
+        kind: 'dev' as const,
+        sites: 0,
+        expiresAt: null,
+        createdAt: 2,
+      });
       const outcomes = await Promise.all(
         Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? a : b).insertKey(dev(String(i + 1).padStart(64, 'd')))),
       );
@@ -263,7 +311,10 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       if (a === undefined || b === undefined) throw new Error('no store');
       const rows = PURGE_CHUNK * 2 + 3;
       await withClient(url, (client) =>
-        client.query("INSERT INTO request_log (at, key_id, host, ip) SELECT n, NULL, 'a.fr', '203.0.113.7' FROM generate_series(1, $1) AS n", [rows]),
+        client.query(
+          "INSERT INTO request_log (at, key_id, host, ip) SELECT n, NULL, 'a.fr', '203.0.113.7' FROM generate_series(1, $1) AS n",
+          [rows],
+        ),
       );
       const [x, y] = await Promise.all([a.purgeIps(rows + 1), b.purgeIps(rows + 1)]);
       expect((x ?? 0) + (y ?? 0)).toBe(rows);
@@ -288,10 +339,30 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       for (const bad of ['', 'abc', '01', '1e3', '-1', '99999999999999999999']) {
         expect(await store.findKeyById(bad)).toBeNull();
         expect(await store.revokeKey(bad, null, 5)).toBe('not-active');
-        expect(await store.replaceKey(bad, 'regeneration', { hash: 'e'.repeat(64), hint: 'X', produit: 'theme', kind: 'buyer', sites: 1, expiresAt: null, createdAt: 5 }, [], 5)).toEqual({ result: 'not-active' });
-        await expect(store.bindDomain(bad, 'a.fr', 1, 5)).rejects.toThrow(`keyId: expected a key id of this store, got ${JSON.stringify(bad)}`);
+        expect(
+          await store.replaceKey(
+            bad,
+            'regeneration',
+            {
+              hash: 'e'.repeat(64),
+              hint: 'X',
+              produit: 'theme',
+              kind: 'buyer',
+              sites: 1,
+              expiresAt: null,
+              createdAt: 5,
+            },
+            [],
+            5,
+          ),
+        ).toEqual({ result: 'not-active' });
+        await expect(store.bindDomain(bad, 'a.fr', 1, 5)).rejects.toThrow(
+          `keyId: expected a key id of this store, got ${JSON.stringify(bad)}`,
+        );
         await expect(store.touchDomain(bad, 'a.fr', 5)).rejects.toThrow(/keyId: expected a key id of this store/);
-        await expect(store.logRequest({ at: 5, keyId: bad, host: 'a.fr', ip: '203.0.113.1' })).rejects.toThrow(/keyId: expected a key id of this store/);
+        await expect(store.logRequest({ at: 5, keyId: bad, host: 'a.fr', ip: '203.0.113.1' })).rejects.toThrow(
+          /keyId: expected a key id of this store/,
+        );
       }
     });
 
@@ -327,9 +398,21 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
       const hashes = Array.from({ length: 100 }, (_, i) => i.toString(16).padStart(64, '0'));
       for (const [i, hash] of hashes.entries()) {
-        await store.insertKey({ hash, hint: `H${String(i).padStart(3, '0')}`, produit: 'theme', kind: 'buyer', sites: 1 + (i % 3), expiresAt: null, createdAt: 2 });
+        await store.insertKey({
+          hash,
+          hint: `H${String(i).padStart(3, '0')}`,
+          produit: 'theme',
+          kind: 'buyer',
+          sites: 1 + (i % 3),
+          expiresAt: null,
+          createdAt: 2,
+        });
       }
-      const asked = [...hashes, ...hashes.slice(0, 25), ...Array.from({ length: 25 }, (_, i) => `f${i}`.padStart(64, 'e'))];
+      const asked = [
+        ...hashes,
+        ...hashes.slice(0, 25),
+        ...Array.from({ length: 25 }, (_, i) => `f${i}`.padStart(64, 'e')),
+      ];
       const found = await Promise.all(asked.map((hash) => store.findKeyByHash(hash)));
       asked.forEach((hash, i) => {
         if (hash.startsWith('e')) expect(found[i]).toBeNull();
@@ -342,7 +425,12 @@ describe.skipIf(!available)('PostgreSQL store', () => {
 
     it('writes 130 concurrent log entries, and a bad one fails alone, not the entries beside it', async () => {
       const id = await createdKey(store, 1);
-      const entries = Array.from({ length: 130 }, (_, i) => ({ at: 10 + i, keyId: i % 2 === 0 ? id : null, host: `h${i}.fr`, ip: '203.0.113.7' }));
+      const entries = Array.from({ length: 130 }, (_, i) => ({
+        at: 10 + i,
+        keyId: i % 2 === 0 ? id : null,
+        host: `h${i}.fr`,
+        ip: '203.0.113.7',
+      }));
       const settled = await Promise.allSettled([
         ...entries.map((entry) => store.logRequest(entry)),
         store.logRequest({ at: 9, keyId: '424242', host: 'ghost.fr', ip: '203.0.113.8' }),
@@ -351,7 +439,15 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const last = settled[130];
       expect(last?.status).toBe('rejected');
       expect(last?.status === 'rejected' ? String(last.reason) : '').toMatch(/foreign key/);
-      const rows = await withClient(url, async (client) => (await client.query<{ n: string; keyed: string }>("SELECT count(*) AS n, count(key_id) AS keyed FROM request_log")).rows[0]);
+      const rows = await withClient(
+        url,
+        async (client) =>
+          (
+            await client.query<{ n: string; keyed: string }>(
+              'SELECT count(*) AS n, count(key_id) AS keyed FROM request_log',
+            )
+          ).rows[0],
+      );
       expect(rows).toEqual({ n: '130', keyed: '65' });
     });
 
@@ -366,7 +462,11 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         store.touchDomain(id, 'not-bound.fr', 200),
       ]);
       const domains = (await store.findKeyById(id))?.domains.map((d) => [d.domain, d.lastSeen]);
-      expect(domains).toEqual([['a.fr', 170], ['b.fr', 100], ['c.fr', 160]]);
+      expect(domains).toEqual([
+        ['a.fr', 170],
+        ['b.fr', 100],
+        ['c.fr', 160],
+      ]);
     });
 
     it('binds concurrently in one round trip each: 40 domains on a 3-site key, exactly 3 bound', async () => {

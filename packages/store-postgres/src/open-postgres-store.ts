@@ -15,7 +15,6 @@ export const PURGE_CHUNK = 5000;
 /** PostgreSQL's unique_violation (https://www.postgresql.org/docs/15/errcodes-appendix.html). */
 const UNIQUE_VIOLATION = '23505';
 
-
 /** Integrity constraint violations (class 23): a fault of ONE row, not of the database. */
 function isIntegrityViolation(error: unknown): boolean {
   return error instanceof pg.DatabaseError && typeof error.code === 'string' && error.code.startsWith('23');
@@ -33,7 +32,6 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
   return error instanceof pg.DatabaseError && error.code === UNIQUE_VIOLATION && error.constraint === constraint;
 }
 
-
 function keyIdOrThrow(id: string): string {
   const parsed = parseKeyId(id);
   if (parsed === null) {
@@ -47,7 +45,13 @@ function keyIdOrThrow(id: string): string {
  * its first and last seen from there (docs/protocol.md#key-lifecycle: a transfer carries the old
  * bindings over).
  */
-async function insertDomains(client: PoolClient, keyId: string, domains: readonly string[], at: number, keptFrom: string | null): Promise<void> {
+async function insertDomains(
+  client: PoolClient,
+  keyId: string,
+  domains: readonly string[],
+  at: number,
+  keptFrom: string | null,
+): Promise<void> {
   const list = uniqueDomains(domains);
   if (list.length === 0) {
     return;
@@ -163,7 +167,10 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
   // in one event-loop turn in one statement, and their log entries in another. Named statements
   // are parsed and planned once per connection.
   const keysByHash = createBatchQueue<string, FoundKey>(async (hashes) => {
-    const rows = await query<KeyRow>({ name: 'licence_keys_by_hash', text: `${KEY_SELECT} WHERE k.hash = ANY($1::text[])` }, [[...new Set(hashes)]]);
+    const rows = await query<KeyRow>(
+      { name: 'licence_keys_by_hash', text: `${KEY_SELECT} WHERE k.hash = ANY($1::text[])` },
+      [[...new Set(hashes)]],
+    );
     const byHash = new Map(rows.map((row) => [row.hash, row]));
     return hashes.map((hash) => {
       const row = byHash.get(hash);
@@ -176,24 +183,37 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
     });
   }, MAX_BATCH);
 
-  const binds = createBatchQueue<{ readonly keyId: string; readonly domain: string; readonly sites: number; readonly now: number }, string>(async (batch) => {
+  const binds = createBatchQueue<
+    { readonly keyId: string; readonly domain: string; readonly sites: number; readonly now: number },
+    string
+  >(async (batch) => {
     const rows = await query<{ ord: string; result: string }>(
-      { name: 'licence_bind_domains', text: 'SELECT ord, result FROM bind_domains($1::bigint[], $2::text[], $3::bigint[], $4::integer[])' },
-      [batch.map((bind) => bind.keyId), batch.map((bind) => bind.domain), batch.map((bind) => bind.now), batch.map((bind) => bind.sites)],
+      {
+        name: 'licence_bind_domains',
+        text: 'SELECT ord, result FROM bind_domains($1::bigint[], $2::text[], $3::bigint[], $4::integer[])',
+      },
+      [
+        batch.map((bind) => bind.keyId),
+        batch.map((bind) => bind.domain),
+        batch.map((bind) => bind.now),
+        batch.map((bind) => bind.sites),
+      ],
     );
     const results: string[] = [];
     for (const row of rows) results[Number(row.ord) - 1] = row.result;
     return batch.map((_, index) => results[index] ?? 'no answer');
   }, MAX_BATCH);
 
-  const touches = createBatchQueue<{ readonly keyId: string; readonly domain: string; readonly at: number }, null>(async (batch) => {
-    await query({ name: 'licence_touch_domains', text: 'SELECT touch_domains($1::bigint[], $2::text[], $3::bigint[])' }, [
-      batch.map((touch) => touch.keyId),
-      batch.map((touch) => touch.domain),
-      batch.map((touch) => touch.at),
-    ]);
-    return batch.map(() => null);
-  }, MAX_BATCH);
+  const touches = createBatchQueue<{ readonly keyId: string; readonly domain: string; readonly at: number }, null>(
+    async (batch) => {
+      await query(
+        { name: 'licence_touch_domains', text: 'SELECT touch_domains($1::bigint[], $2::text[], $3::bigint[])' },
+        [batch.map((touch) => touch.keyId), batch.map((touch) => touch.domain), batch.map((touch) => touch.at)],
+      );
+      return batch.map(() => null);
+    },
+    MAX_BATCH,
+  );
 
   const LOG_INSERT = {
     name: 'licence_log_requests',
@@ -201,7 +221,12 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
   };
   const logEntries = createBatchQueue<RequestLogEntry, Error | null>(async (entries) => {
     const insert = (list: readonly RequestLogEntry[]) =>
-      query(LOG_INSERT, [list.map((e) => e.at), list.map((e) => e.keyId), list.map((e) => e.host), list.map((e) => e.ip)]);
+      query(LOG_INSERT, [
+        list.map((e) => e.at),
+        list.map((e) => e.keyId),
+        list.map((e) => e.host),
+        list.map((e) => e.ip),
+      ]);
     try {
       await insert(entries);
       return entries.map(() => null);
@@ -276,7 +301,10 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
             return { result: 'no-product' } as const;
           }
           if (key.kind === 'dev') {
-            const live = await client.query("SELECT 1 FROM keys WHERE product_id = $1 AND kind = 'dev' AND status = 'active'", [key.produit]);
+            const live = await client.query(
+              "SELECT 1 FROM keys WHERE product_id = $1 AND kind = 'dev' AND status = 'active'",
+              [key.produit],
+            );
             if ((live.rowCount ?? 0) > 0) {
               return { result: 'dev-exists' } as const;
             }
@@ -307,7 +335,10 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
         // End the old key first (its row stays locked until COMMIT, so a concurrent replace or
         // revoke waits, then finds it no longer active). With one live dev key per product, a
         // regenerated dev key can only be inserted once the old one is no longer active.
-        const ended = await client.query("UPDATE keys SET status = $1, ended_at = $2 WHERE id = $3 AND status = 'active'", [status, now, id]);
+        const ended = await client.query(
+          "UPDATE keys SET status = $1, ended_at = $2 WHERE id = $3 AND status = 'active'",
+          [status, now, id],
+        );
         if (ended.rowCount === 0) {
           return { result: 'not-active' } as const;
         }

@@ -26,7 +26,9 @@ function theCluster(): PostgresCluster {
 }
 
 /** A limiter with its own pool on a fresh database (migrated by its first hit). */
-async function freshLimiter(options: { limit?: number; windowMs?: number } = {}): Promise<PostgresRateLimiter & { url: string }> {
+async function freshLimiter(
+  options: { limit?: number; windowMs?: number } = {},
+): Promise<PostgresRateLimiter & { url: string }> {
   const url = await theCluster().createDatabase();
   const limiterOptions: PostgresRateLimiterOptions = { connectionString: url, ...options };
   return Object.assign(createPostgresRateLimiter(limiterOptions), { url });
@@ -37,7 +39,9 @@ async function rowCount(url: string): Promise<number> {
   await client.connect();
   try {
     // Counted hits still kept, over every client (one row per client, its hits in an array).
-    const result = await client.query<{ n: string }>('SELECT coalesce(sum(cardinality(hits)), 0) AS n FROM rate_limit_windows');
+    const result = await client.query<{ n: string }>(
+      'SELECT coalesce(sum(cardinality(hits)), 0) AS n FROM rate_limit_windows',
+    );
     return Number(result.rows[0]?.n);
   } finally {
     await client.end();
@@ -59,14 +63,19 @@ describe.skipIf(!available)('createPostgresRateLimiter (docs/protocol.md#rate-li
   it('counts hits sent at once (batched statements) exactly: 20 + 20 for a client allow 30, in arrival order', async () => {
     const limiter = await freshLimiter();
     try {
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => limiter.hit(i % 2 === 0 ? 'a' : 'b', 1_000)));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => limiter.hit(i % 2 === 0 ? 'a' : 'b', 1_000)),
+      );
       const of = (parity: number) => answers.filter((_, i) => i % 2 === parity);
       expect(of(0).every((answer) => answer.allowed)).toBe(true);
       expect(of(1).every((answer) => answer.allowed)).toBe(true);
       const more = await Promise.all(Array.from({ length: 20 }, () => limiter.hit('a', 2_000)));
       expect(more.filter((answer) => answer.allowed)).toHaveLength(10);
       // Arrival order holds inside a batch: the first ten of the client's hits are the ones let in.
-      expect(more.map((answer) => answer.allowed)).toEqual([...Array<boolean>(10).fill(true), ...Array<boolean>(10).fill(false)]);
+      expect(more.map((answer) => answer.allowed)).toEqual([
+        ...Array<boolean>(10).fill(true),
+        ...Array<boolean>(10).fill(false),
+      ]);
       expect(more[19]).toEqual({ allowed: false, retryAfter: 59 });
       // 20 of b, 20 + 10 of a; refused hits are not counted.
       expect(await rowCount(limiter.url)).toBe(50);
@@ -175,7 +184,8 @@ describe.skipIf(!available)('createPostgresRateLimiter (docs/protocol.md#rate-li
       );
       const allowed = results.filter((result) => result.allowed);
       expect(allowed).toHaveLength(30);
-      for (const refused of results.filter((result) => !result.allowed)) expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
+      for (const refused of results.filter((result) => !result.allowed))
+        expect(refused.retryAfter).toBeGreaterThanOrEqual(1);
       expect(await rowCount(url)).toBe(30);
     } finally {
       await Promise.all([first.close(), second.close()]);
@@ -206,7 +216,9 @@ describe.skipIf(!available)('openPostgres: the store and the rate limiter on one
     const backend = await openPostgres({ connectionString: url, rateLimit: { limit: 2 } });
     try {
       await backend.store.ping();
-      expect(await backend.store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 })).toBe('created');
+      expect(await backend.store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 })).toBe(
+        'created',
+      );
       expect((await backend.rateLimiter.hit('a', 0)).allowed).toBe(true);
       expect((await backend.rateLimiter.hit('a', 0)).allowed).toBe(true);
       expect(await backend.rateLimiter.hit('a', 0)).toEqual({ allowed: false, retryAfter: 60 });
@@ -218,8 +230,8 @@ describe.skipIf(!available)('openPostgres: the store and the rate limiter on one
   });
 
   it('rejects with one clear error when the server is not there, naming the database without the password', async () => {
-    await expect(openPostgres({ connectionString: 'postgres://licence:s3cret-pw@127.0.0.1:1/licence' })).rejects.toThrow(
-      /^postgres:\/\/127\.0\.0\.1:1\/licence: cannot open the PostgreSQL store: /,
-    );
+    await expect(
+      openPostgres({ connectionString: 'postgres://licence:s3cret-pw@127.0.0.1:1/licence' }),
+    ).rejects.toThrow(/^postgres:\/\/127\.0\.0\.1:1\/licence: cannot open the PostgreSQL store: /);
   });
 });

@@ -59,8 +59,10 @@ export interface PostgresRateLimiter extends RateLimiter {
 export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): PostgresRateLimiter {
   const limit = options.limit ?? 30;
   const windowMs = options.windowMs ?? 60_000;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit: expected an integer >= 1, got ${String(limit)}`);
-  if (!Number.isInteger(windowMs) || windowMs < 1) throw new RangeError(`windowMs: expected an integer >= 1, got ${String(windowMs)}`);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new RangeError(`limit: expected an integer >= 1, got ${String(limit)}`);
+  if (!Number.isInteger(windowMs) || windowMs < 1)
+    throw new RangeError(`windowMs: expected an integer >= 1, got ${String(windowMs)}`);
   const { logger } = options;
 
   const owned = 'connectionString' in options;
@@ -116,7 +118,10 @@ export function createPostgresRateLimiter(options: PostgresRateLimiterOptions): 
   async function sweep(nowMs: number): Promise<number> {
     await schemaReady();
     // A client whose latest counted hit left the window has nothing left to count.
-    const result = await pool.query('DELETE FROM rate_limit_windows WHERE hits[cardinality(hits)] + $2 <= $1', [nowMs, windowMs]);
+    const result = await pool.query('DELETE FROM rate_limit_windows WHERE hits[cardinality(hits)] + $2 <= $1', [
+      nowMs,
+      windowMs,
+    ]);
     return result.rowCount ?? 0;
   }
 

@@ -89,7 +89,9 @@ export function keyKind(id: string, kind: string): KeyKind {
 
 export function keyStatus(id: string, status: string): KeyStatus {
   if (!isKeyStatus(status)) {
-    throw new TypeError(`keys.status of key ${id}: expected one of ${KEY_STATUSES.join(', ')}, got ${JSON.stringify(status)}`);
+    throw new TypeError(
+      `keys.status of key ${id}: expected one of ${KEY_STATUSES.join(', ')}, got ${JSON.stringify(status)}`,
+    );
   }
   return status;
 }

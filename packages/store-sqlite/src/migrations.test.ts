@@ -107,7 +107,15 @@ describe('migrations', () => {
 
   it('turns foreign keys on for the connection', async () => {
     const store = openSqliteStore({ file });
-    const key = { hash: 'd'.repeat(64), hint: 'AB12', produit: 'theme', kind: 'buyer', sites: 1, expiresAt: null, createdAt: 1 } as const;
+    const key = {
+      hash: 'd'.repeat(64),
+      hint: 'AB12',
+      produit: 'theme',
+      kind: 'buyer',
+      sites: 1,
+      expiresAt: null,
+      createdAt: 1,
+    } as const;
     // The store checks the product itself; the foreign key is what stops a key row for a missing
     // product if that check were ever skipped, seen here through replaceKey's insert.
     await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });

@@ -83,13 +83,18 @@ describe('openSqliteStore', () => {
 
   it('refuses a file that is not a SQLite database with one clear error', async () => {
     const file = join(dir, 'not-a-db.db');
-    await writeFile(file, 'this is not a database, it is a text file that is long enough to have a header\n'.repeat(20));
+    await writeFile(
+      file,
+      'this is not a database, it is a text file that is long enough to have a header\n'.repeat(20),
+    );
     expect(() => openSqliteStore({ file })).toThrow(`${file}: cannot open the SQLite store: file is not a database`);
   });
 
   it('rejects a key id that is not one of its own instead of writing it', async () => {
     const store = openSqliteStore({ file: join(dir, 'licence.db') });
-    await expect(store.bindDomain('abc', 'a.fr', 1, 1)).rejects.toThrow('keyId: expected a key id of this store, got "abc"');
+    await expect(store.bindDomain('abc', 'a.fr', 1, 1)).rejects.toThrow(
+      'keyId: expected a key id of this store, got "abc"',
+    );
     await expect(store.logRequest({ at: 1, keyId: '1.5', host: 'a.fr', ip: '::1' })).rejects.toThrow(/keyId/);
     // A well-formed id of no key is refused by the foreign key (foreign_keys = ON).
     await expect(store.bindDomain('999', 'a.fr', 1, 1)).rejects.toThrow(/FOREIGN KEY/);
@@ -101,7 +106,15 @@ describe('openSqliteStore', () => {
     const store = openSqliteStore({ file: join(dir, 'licence.db'), logger });
     const hash = 'c'.repeat(64);
     await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
-    await store.insertKey({ hash, hint: 'AB12', produit: 'theme', kind: 'buyer', sites: 1, expiresAt: null, createdAt: 1 });
+    await store.insertKey({
+      hash,
+      hint: 'AB12',
+      produit: 'theme',
+      kind: 'buyer',
+      sites: 1,
+      expiresAt: null,
+      createdAt: 1,
+    });
     await store.findKeyByHash(hash);
     await store.close();
     expect(logger.lines.some((line) => line.includes('schema migrated'))).toBe(true);
@@ -120,7 +133,13 @@ describe('openSqliteStore domain lists', () => {
       throw new Error(`insertKey: ${inserted.result}`);
     }
     expect((await store.findKeyById(inserted.id))?.domains.map((d) => d.domain)).toEqual(['a.fr', 'b.fr']);
-    const replaced = await store.replaceKey(inserted.id, 'transfert', { ...key, hash: '2'.repeat(64) }, ['c.fr', 'c.fr'], 2);
+    const replaced = await store.replaceKey(
+      inserted.id,
+      'transfert',
+      { ...key, hash: '2'.repeat(64) },
+      ['c.fr', 'c.fr'],
+      2,
+    );
     if (replaced.result !== 'replaced') {
       throw new Error(`replaceKey: ${replaced.result}`);
     }

@@ -25,7 +25,11 @@ export const BUSY_TIMEOUT_MS = 5000;
 export const PURGE_CHUNK = 5000;
 
 /** A bound_domains row from a LEFT JOIN: all NULL when the key has no domain. */
-type NullableDomainRow = { readonly domain: string | null; readonly first_seen: number | null; readonly last_seen: number | null };
+type NullableDomainRow = {
+  readonly domain: string | null;
+  readonly first_seen: number | null;
+  readonly last_seen: number | null;
+};
 
 const KEY_COLUMNS =
   'id, hash, hint, product_id, kind, status, sites, expires_at, ended_at, reason, replaced_by, created_at';
@@ -91,7 +95,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     // from one snapshot without the cost of a BEGIN/COMMIT pair (the LEFT JOIN gives one row with
     // NULL domain columns for a key with no domain).
     keyWithDomainsByHash: db.prepare<[string], KeyRow & NullableDomainRow>(
-      `SELECT ${KEY_COLUMNS.split(', ').map((column) => `k.${column}`).join(', ')}, ` +
+      `SELECT ${KEY_COLUMNS.split(', ')
+        .map((column) => `k.${column}`)
+        .join(', ')}, ` +
         'd.domain, d.first_seen, d.last_seen FROM keys k LEFT JOIN bound_domains d ON d.key_id = k.id ' +
         'WHERE k.hash = ? ORDER BY d.position',
     ),
@@ -204,7 +210,12 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     return 'bound';
   }
 
-  function insertDomains(keyId: number, domains: readonly string[], at: number, kept?: ReadonlyMap<string, DomainRow>): void {
+  function insertDomains(
+    keyId: number,
+    domains: readonly string[],
+    at: number,
+    kept?: ReadonlyMap<string, DomainRow>,
+  ): void {
     uniqueDomains(domains).forEach((domain, position) => {
       const old = kept?.get(domain);
       sql.insertDomain.run(keyId, domain, position, old?.first_seen ?? at, old?.last_seen ?? at);

@@ -47,7 +47,9 @@ function isKeyStatus(value: string): value is KeyStatus {
  */
 export function keyKind(row: KeyRow): KeyKind {
   if (!isKeyKind(row.kind)) {
-    throw new TypeError(`keys.kind of key ${row.id}: expected one of ${KEY_KINDS.join(', ')}, got ${JSON.stringify(row.kind)}`);
+    throw new TypeError(
+      `keys.kind of key ${row.id}: expected one of ${KEY_KINDS.join(', ')}, got ${JSON.stringify(row.kind)}`,
+    );
   }
   return row.kind;
 }

@@ -32,13 +32,15 @@ describe('createWriteBatcher', () => {
     const insert = db.prepare<[number]>('INSERT INTO t (v) VALUES (?)');
     const commits: number[] = [];
     const pending = [1, 2, 3].map((v) =>
-      writes.write(() => {
-        insert.run(v);
-        return v * 10;
-      }).then((result) => {
-        commits.push(count());
-        return result;
-      }),
+      writes
+        .write(() => {
+          insert.run(v);
+          return v * 10;
+        })
+        .then((result) => {
+          commits.push(count());
+          return result;
+        }),
     );
     expect(count()).toBe(0);
     expect(await Promise.all(pending)).toEqual([10, 20, 30]);
@@ -74,7 +76,12 @@ describe('createWriteBatcher', () => {
       writes.write(() => insert.run(3)),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(db.prepare<[], { v: number }>('SELECT v FROM t ORDER BY v').all().map((r) => r.v)).toEqual([1, 3]);
+    expect(
+      db
+        .prepare<[], { v: number }>('SELECT v FROM t ORDER BY v')
+        .all()
+        .map((r) => r.v),
+    ).toEqual([1, 3]);
   });
 
   it('commits what is queued on flush, before a close', async () => {

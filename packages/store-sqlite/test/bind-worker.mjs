@@ -17,7 +17,9 @@ async function bindAll() {
   // Waves of 10 concurrent calls: the calls of one wave share one group commit (one
   // transaction), so each process commits several times and the two interleave on the lock.
   for (let start = 0; start < domains.length; start += 10) {
-    const wave = domains.slice(start, start + 10).map((domain, i) => store.bindDomain(keyId, domain, 3, 1_790_000_000 + start + i));
+    const wave = domains
+      .slice(start, start + 10)
+      .map((domain, i) => store.bindDomain(keyId, domain, 3, 1_790_000_000 + start + i));
     const settled = await Promise.allSettled(wave);
     results.push(...settled.map((s) => (s.status === 'fulfilled' ? s.value : `error: ${String(s.reason)}`)));
   }

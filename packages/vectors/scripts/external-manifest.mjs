@@ -45,7 +45,8 @@ const RELATIVE = /^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[A-Za-z0-9_./-]+$/;
 export function readManifest(dir = EXTERNAL_DIR) {
   /** @type {unknown} */
   const parsed = JSON.parse(readFileSync(join(dir, 'sources.json'), 'utf8'));
-  const files = typeof parsed === 'object' && parsed !== null ? /** @type {{ files?: unknown }} */ (parsed).files : undefined;
+  const files =
+    typeof parsed === 'object' && parsed !== null ? /** @type {{ files?: unknown }} */ (parsed).files : undefined;
   if (!Array.isArray(files) || files.length === 0) throw new Error('sources.json: expected a non-empty "files" array');
   const seen = new Set();
   return files.map((entry, index) => {
@@ -53,7 +54,8 @@ export function readManifest(dir = EXTERNAL_DIR) {
     if (typeof entry !== 'object' || entry === null) throw new Error(`${where}: expected an object`);
     const text = (name, pattern) => {
       const value = entry[name];
-      if (typeof value !== 'string' || !pattern.test(value)) throw new Error(`${where}.${name}: expected ${pattern.source}, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'string' || !pattern.test(value))
+        throw new Error(`${where}.${name}: expected ${pattern.source}, got ${JSON.stringify(value)}`);
       return value;
     };
     const item = {
@@ -105,7 +107,10 @@ export function checkLocalFiles(dir = EXTERNAL_DIR) {
       continue;
     }
     const blob = gitBlobId(bytes);
-    if (blob !== entry.blob) problems.push(`${entry.file}: git blob ${blob}, manifest says ${entry.blob} (${entry.repository} ${entry.path} @ ${entry.commit})`);
+    if (blob !== entry.blob)
+      problems.push(
+        `${entry.file}: git blob ${blob}, manifest says ${entry.blob} (${entry.repository} ${entry.path} @ ${entry.commit})`,
+      );
   }
   const listed = new Set(entries.map((entry) => entry.file));
   for (const file of listDataFiles(dir)) {

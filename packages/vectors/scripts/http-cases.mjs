@@ -30,148 +30,346 @@ const at = (seconds) => ({ emis: seconds, revalider: seconds + 86400, sursis: 25
 
 const cases = [
   // ---- docs/protocol.md#verdict, row by row, reached through real admin operations -----------
-  { name: 'rule 1: an unknown key answers a signed inconnue', steps: [
-    check({ cle: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', url: 'exemple.fr' }, refused('inconnue', { domaine: '', hote: 'exemple.fr', ...at(T0) })),
-  ] },
-  { name: 'rule 8: a first call binds the registrable domain', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'https://www.boutique.exemple.fr/panier' }, ok({ domaine: 'exemple.fr', essai: false, hote: 'boutique.exemple.fr', ...at(T0) })),
-    admin('GET', '/admin/keys/{k}', undefined, { status: 200, body: { status: 'active', domains: [{ domain: 'exemple.fr', firstSeen: '2026-11-22T10:14:00Z', lastSeen: '2026-11-22T10:14:00Z' }] } }),
-  ] },
-  { name: 'rule 7: another subdomain of the bound domain is covered', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr', hote: 'exemple.fr' })),
-    { advance: 3600 },
-    check({ cle: '{k}', url: 'blog.exemple.fr' }, ok({ domaine: 'exemple.fr', essai: false, hote: 'blog.exemple.fr', ...at(T0 + 3600) })),
-    admin('GET', '/admin/keys/{k}', undefined, { status: 200, body: { domains: [{ domain: 'exemple.fr', firstSeen: '2026-11-22T10:14:00Z', lastSeen: '2026-11-22T11:14:00Z' }] } }),
-  ] },
-  { name: 'rule 9: a one-domain key on another domain answers autre_domaine', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
-    check({ cle: '{k}', url: 'autre.fr' }, refused('autre_domaine', { domaine: 'exemple.fr', hote: 'autre.fr', quand: '' })),
-  ] },
-  { name: 'rule 9: a full three-domain key names its domains in binding order', steps: [
-    product('theme'), buyer('k', 'theme', 3),
-    check({ cle: '{k}', url: 'c.fr' }, ok({ domaine: 'c.fr' })),
-    check({ cle: '{k}', url: 'a.fr' }, ok({ domaine: 'a.fr' })),
-    check({ cle: '{k}', url: 'b.fr' }, ok({ domaine: 'b.fr' })),
-    check({ cle: '{k}', url: 'a.fr' }, ok({ domaine: 'a.fr' })),
-    check({ cle: '{k}', url: 'd.fr' }, refused('autre_domaine', { domaine: 'c.fr, a.fr, b.fr', hote: 'd.fr' })),
-    admin('GET', '/admin/products/theme/installations', undefined, { status: 200, body: { produit: 'theme', count: 3 } }),
-  ] },
-  { name: 'rule 6: a staging host answers essai and binds nothing', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'staging.exemple.fr' }, ok({ domaine: 'exemple.fr', essai: true, hote: 'staging.exemple.fr' })),
-    check({ cle: '{k}', url: 'localhost:8080' }, ok({ domaine: 'localhost', essai: true, hote: 'localhost' })),
-    check({ cle: '{k}', url: 'boutique.local' }, ok({ domaine: 'boutique.local', essai: true, hote: 'boutique.local' })),
-    check({ cle: '{k}', url: '192.168.1.20' }, ok({ domaine: '192.168.1.20', essai: true, hote: '192.168.1.20' })),
-    check({ cle: '{k}', url: 'autre.fr' }, ok({ domaine: 'autre.fr', essai: false, hote: 'autre.fr' })),
-    check({ cle: '{k}', url: 'exemple.fr' }, refused('autre_domaine', { domaine: 'autre.fr', hote: 'exemple.fr' })),
-  ] },
-  { name: 'rule 5: a dev key runs on any host as essai and binds nothing', steps: [
-    product('theme'), issue('dev', { produit: 'theme', kind: 'dev' }),
-    check({ cle: '{dev}', url: 'client-un.fr' }, ok({ domaine: 'client-un.fr', essai: true, hote: 'client-un.fr' })),
-    check({ cle: '{dev}', url: 'client-deux.fr', produit: 'theme' }, ok({ domaine: 'client-deux.fr', essai: true, hote: 'client-deux.fr', produit: 'theme' })),
-  ] },
-  { name: 'rule 5: a dev key opens every product of its author, even one added later', steps: [
-    product('theme'), issue('dev', { produit: 'theme', kind: 'dev' }), product('plugin'),
-    check({ cle: '{dev}', url: 'exemple.fr', produit: 'plugin' }, ok({ essai: true, produit: 'plugin' })),
-  ] },
-  { name: 'rule 2: a dev key on another author\'s product answers inconnue', steps: [
-    product('theme', 'atelier'), product('autre', 'concurrent'), issue('dev', { produit: 'theme', kind: 'dev' }),
-    check({ cle: '{dev}', url: 'exemple.fr', produit: 'autre' }, refused('inconnue', { domaine: '', produit: 'autre' })),
-  ] },
-  { name: 'rule 2: a buyer key asked about another product answers inconnue without naming its domains', steps: [
-    product('theme'), product('plugin'), buyer('k'),
-    check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
-    check({ cle: '{k}', url: 'exemple.fr', produit: 'plugin' }, refused('inconnue', { domaine: '', produit: 'plugin' })),
-    check({ cle: '{k}', url: 'exemple.fr', produit: 'theme' }, ok({ domaine: 'exemple.fr', produit: 'theme' })),
-  ] },
-  { name: 'rule 3: a regenerated key answers regeneration; the new one keeps the domains', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
-    { advance: 600 },
-    admin('POST', '/admin/keys/{k}/regenerate', undefined, { status: 201 }, { k2: 'cle' }),
-    check({ cle: '{k}', url: 'exemple.fr' }, refused('regeneration', { domaine: 'exemple.fr', quand: '2026-11-22T10:24:00Z', hote: 'exemple.fr' })),
-    check({ cle: '{k2}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr', essai: false })),
-    check({ cle: '{k2}', url: 'autre.fr' }, refused('autre_domaine', { domaine: 'exemple.fr' })),
-  ] },
-  { name: 'rule 3: a transferred key answers transfert; the new one is bound to the new site', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'ancien.fr' }, ok({ domaine: 'ancien.fr' })),
-    { advance: 60 },
-    admin('POST', '/admin/keys/{k}/transfer', { from: 'www.ancien.fr', to: 'https://nouveau.fr/' }, { status: 201 }, { k2: 'cle' }),
-    check({ cle: '{k}', url: 'ancien.fr' }, refused('transfert', { domaine: 'ancien.fr', quand: '2026-11-22T10:15:00Z' })),
-    check({ cle: '{k2}', url: 'nouveau.fr' }, ok({ domaine: 'nouveau.fr' })),
-    check({ cle: '{k2}', url: 'ancien.fr' }, refused('autre_domaine', { domaine: 'nouveau.fr' })),
-  ] },
-  { name: 'rule 3: a transfer without a destination frees the slot for the next site', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'ancien.fr' }, ok({ domaine: 'ancien.fr' })),
-    admin('POST', '/admin/keys/{k}/transfer', { from: 'ancien.fr' }, { status: 201 }, { k2: 'cle' }),
-    check({ cle: '{k2}', url: 'nouveau.fr' }, ok({ domaine: 'nouveau.fr' })),
-  ] },
-  { name: 'rule 3: a revoked key answers revocation, even on localhost', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
-    { advance: 86400 },
-    admin('POST', '/admin/keys/{k}/revoke', { reason: 'chargeback' }, { status: 200 }),
-    check({ cle: '{k}', url: 'exemple.fr' }, refused('revocation', { domaine: 'exemple.fr', quand: '2026-11-23T10:14:00Z', ...at(T0 + 86400) })),
-    check({ cle: '{k}', url: 'localhost' }, refused('revocation', { domaine: 'exemple.fr', hote: 'localhost' })),
-    admin('GET', '/admin/keys/{k}', undefined, { status: 200, body: { status: 'revocation', reason: 'chargeback' } }),
-  ] },
-  { name: 'rule 4: a trial runs until its end, then answers expiree dated at the end', steps: [
-    product('theme'), issue('t', { produit: 'theme', kind: 'trial', expire: '2026-11-29T10:14:00Z' }),
-    check({ cle: '{t}', url: 'essai.fr' }, ok({ domaine: 'essai.fr', essai: false })),
-    { advance: 7 * 86400 - 1 },
-    check({ cle: '{t}', url: 'essai.fr' }, ok({ domaine: 'essai.fr' })),
-    { advance: 1 },
-    check({ cle: '{t}', url: 'essai.fr' }, refused('expiree', { domaine: 'essai.fr', quand: '2026-11-29T10:14:00Z' })),
-    check({ cle: '{t}', url: 'staging.essai.fr' }, refused('expiree', { domaine: 'essai.fr', hote: 'staging.essai.fr' })),
-  ] },
-  { name: 'produit and nonce are echoed inside the signed donnees', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'exemple.fr', produit: 'theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' }, ok({ domaine: 'exemple.fr', produit: 'theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' })),
-    check({ cle: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', url: 'exemple.fr', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' }, refused('inconnue', { domaine: '', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' })),
-  ] },
-  { name: 'a pasted key with spaces, dashes and lower case is the same key', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
-    check({ cle: ' {k:lower} ', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
-    check({ cle: '{k:bare}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
-  ] },
-  { name: 'both path spellings answer the same verdict', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
-    check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' }), { path: '/api/license' }),
-    check({ cle: '{k}', url: 'autre.fr' }, refused('autre_domaine', { domaine: 'exemple.fr' }), { path: '/api/license' }),
-  ] },
-  { name: 'unknown fields in the body are ignored', steps: [
-    check({ cle: 'AAAAA', url: 'exemple.fr', version: 2, extra: { a: 1 } }, refused('inconnue', { domaine: '' })),
-  ] },
+  {
+    name: 'rule 1: an unknown key answers a signed inconnue',
+    steps: [
+      check(
+        { cle: 'AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', url: 'exemple.fr' },
+        refused('inconnue', { domaine: '', hote: 'exemple.fr', ...at(T0) }),
+      ),
+    ],
+  },
+  {
+    name: 'rule 8: a first call binds the registrable domain',
+    steps: [
+      ...base,
+      check(
+        { cle: '{k}', url: 'https://www.boutique.exemple.fr/panier' },
+        ok({ domaine: 'exemple.fr', essai: false, hote: 'boutique.exemple.fr', ...at(T0) }),
+      ),
+      admin('GET', '/admin/keys/{k}', undefined, {
+        status: 200,
+        body: {
+          status: 'active',
+          domains: [{ domain: 'exemple.fr', firstSeen: '2026-11-22T10:14:00Z', lastSeen: '2026-11-22T10:14:00Z' }],
+        },
+      }),
+    ],
+  },
+  {
+    name: 'rule 7: another subdomain of the bound domain is covered',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr', hote: 'exemple.fr' })),
+      { advance: 3600 },
+      check(
+        { cle: '{k}', url: 'blog.exemple.fr' },
+        ok({ domaine: 'exemple.fr', essai: false, hote: 'blog.exemple.fr', ...at(T0 + 3600) }),
+      ),
+      admin('GET', '/admin/keys/{k}', undefined, {
+        status: 200,
+        body: {
+          domains: [{ domain: 'exemple.fr', firstSeen: '2026-11-22T10:14:00Z', lastSeen: '2026-11-22T11:14:00Z' }],
+        },
+      }),
+    ],
+  },
+  {
+    name: 'rule 9: a one-domain key on another domain answers autre_domaine',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      check(
+        { cle: '{k}', url: 'autre.fr' },
+        refused('autre_domaine', { domaine: 'exemple.fr', hote: 'autre.fr', quand: '' }),
+      ),
+    ],
+  },
+  {
+    name: 'rule 9: a full three-domain key names its domains in binding order',
+    steps: [
+      product('theme'),
+      buyer('k', 'theme', 3),
+      check({ cle: '{k}', url: 'c.fr' }, ok({ domaine: 'c.fr' })),
+      check({ cle: '{k}', url: 'a.fr' }, ok({ domaine: 'a.fr' })),
+      check({ cle: '{k}', url: 'b.fr' }, ok({ domaine: 'b.fr' })),
+      check({ cle: '{k}', url: 'a.fr' }, ok({ domaine: 'a.fr' })),
+      check({ cle: '{k}', url: 'd.fr' }, refused('autre_domaine', { domaine: 'c.fr, a.fr, b.fr', hote: 'd.fr' })),
+      admin('GET', '/admin/products/theme/installations', undefined, {
+        status: 200,
+        body: { produit: 'theme', count: 3 },
+      }),
+    ],
+  },
+  {
+    name: 'rule 6: a staging host answers essai and binds nothing',
+    steps: [
+      ...base,
+      check(
+        { cle: '{k}', url: 'staging.exemple.fr' },
+        ok({ domaine: 'exemple.fr', essai: true, hote: 'staging.exemple.fr' }),
+      ),
+      check({ cle: '{k}', url: 'localhost:8080' }, ok({ domaine: 'localhost', essai: true, hote: 'localhost' })),
+      check(
+        { cle: '{k}', url: 'boutique.local' },
+        ok({ domaine: 'boutique.local', essai: true, hote: 'boutique.local' }),
+      ),
+      check({ cle: '{k}', url: '192.168.1.20' }, ok({ domaine: '192.168.1.20', essai: true, hote: '192.168.1.20' })),
+      check({ cle: '{k}', url: 'autre.fr' }, ok({ domaine: 'autre.fr', essai: false, hote: 'autre.fr' })),
+      check({ cle: '{k}', url: 'exemple.fr' }, refused('autre_domaine', { domaine: 'autre.fr', hote: 'exemple.fr' })),
+    ],
+  },
+  {
+    name: 'rule 5: a dev key runs on any host as essai and binds nothing',
+    steps: [
+      product('theme'),
+      issue('dev', { produit: 'theme', kind: 'dev' }),
+      check({ cle: '{dev}', url: 'client-un.fr' }, ok({ domaine: 'client-un.fr', essai: true, hote: 'client-un.fr' })),
+      check(
+        { cle: '{dev}', url: 'client-deux.fr', produit: 'theme' },
+        ok({ domaine: 'client-deux.fr', essai: true, hote: 'client-deux.fr', produit: 'theme' }),
+      ),
+    ],
+  },
+  {
+    name: 'rule 5: a dev key opens every product of its author, even one added later',
+    steps: [
+      product('theme'),
+      issue('dev', { produit: 'theme', kind: 'dev' }),
+      product('plugin'),
+      check({ cle: '{dev}', url: 'exemple.fr', produit: 'plugin' }, ok({ essai: true, produit: 'plugin' })),
+    ],
+  },
+  {
+    name: "rule 2: a dev key on another author's product answers inconnue",
+    steps: [
+      product('theme', 'atelier'),
+      product('autre', 'concurrent'),
+      issue('dev', { produit: 'theme', kind: 'dev' }),
+      check(
+        { cle: '{dev}', url: 'exemple.fr', produit: 'autre' },
+        refused('inconnue', { domaine: '', produit: 'autre' }),
+      ),
+    ],
+  },
+  {
+    name: 'rule 2: a buyer key asked about another product answers inconnue without naming its domains',
+    steps: [
+      product('theme'),
+      product('plugin'),
+      buyer('k'),
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      check(
+        { cle: '{k}', url: 'exemple.fr', produit: 'plugin' },
+        refused('inconnue', { domaine: '', produit: 'plugin' }),
+      ),
+      check({ cle: '{k}', url: 'exemple.fr', produit: 'theme' }, ok({ domaine: 'exemple.fr', produit: 'theme' })),
+    ],
+  },
+  {
+    name: 'rule 3: a regenerated key answers regeneration; the new one keeps the domains',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      { advance: 600 },
+      admin('POST', '/admin/keys/{k}/regenerate', undefined, { status: 201 }, { k2: 'cle' }),
+      check(
+        { cle: '{k}', url: 'exemple.fr' },
+        refused('regeneration', { domaine: 'exemple.fr', quand: '2026-11-22T10:24:00Z', hote: 'exemple.fr' }),
+      ),
+      check({ cle: '{k2}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr', essai: false })),
+      check({ cle: '{k2}', url: 'autre.fr' }, refused('autre_domaine', { domaine: 'exemple.fr' })),
+    ],
+  },
+  {
+    name: 'rule 3: a transferred key answers transfert; the new one is bound to the new site',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'ancien.fr' }, ok({ domaine: 'ancien.fr' })),
+      { advance: 60 },
+      admin(
+        'POST',
+        '/admin/keys/{k}/transfer',
+        { from: 'www.ancien.fr', to: 'https://nouveau.fr/' },
+        { status: 201 },
+        { k2: 'cle' },
+      ),
+      check(
+        { cle: '{k}', url: 'ancien.fr' },
+        refused('transfert', { domaine: 'ancien.fr', quand: '2026-11-22T10:15:00Z' }),
+      ),
+      check({ cle: '{k2}', url: 'nouveau.fr' }, ok({ domaine: 'nouveau.fr' })),
+      check({ cle: '{k2}', url: 'ancien.fr' }, refused('autre_domaine', { domaine: 'nouveau.fr' })),
+    ],
+  },
+  {
+    name: 'rule 3: a transfer without a destination frees the slot for the next site',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'ancien.fr' }, ok({ domaine: 'ancien.fr' })),
+      admin('POST', '/admin/keys/{k}/transfer', { from: 'ancien.fr' }, { status: 201 }, { k2: 'cle' }),
+      check({ cle: '{k2}', url: 'nouveau.fr' }, ok({ domaine: 'nouveau.fr' })),
+    ],
+  },
+  {
+    name: 'rule 3: a revoked key answers revocation, even on localhost',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      { advance: 86400 },
+      admin('POST', '/admin/keys/{k}/revoke', { reason: 'chargeback' }, { status: 200 }),
+      check(
+        { cle: '{k}', url: 'exemple.fr' },
+        refused('revocation', { domaine: 'exemple.fr', quand: '2026-11-23T10:14:00Z', ...at(T0 + 86400) }),
+      ),
+      check({ cle: '{k}', url: 'localhost' }, refused('revocation', { domaine: 'exemple.fr', hote: 'localhost' })),
+      admin('GET', '/admin/keys/{k}', undefined, { status: 200, body: { status: 'revocation', reason: 'chargeback' } }),
+    ],
+  },
+  {
+    name: 'rule 4: a trial runs until its end, then answers expiree dated at the end',
+    steps: [
+      product('theme'),
+      issue('t', { produit: 'theme', kind: 'trial', expire: '2026-11-29T10:14:00Z' }),
+      check({ cle: '{t}', url: 'essai.fr' }, ok({ domaine: 'essai.fr', essai: false })),
+      { advance: 7 * 86400 - 1 },
+      check({ cle: '{t}', url: 'essai.fr' }, ok({ domaine: 'essai.fr' })),
+      { advance: 1 },
+      check(
+        { cle: '{t}', url: 'essai.fr' },
+        refused('expiree', { domaine: 'essai.fr', quand: '2026-11-29T10:14:00Z' }),
+      ),
+      check(
+        { cle: '{t}', url: 'staging.essai.fr' },
+        refused('expiree', { domaine: 'essai.fr', hote: 'staging.essai.fr' }),
+      ),
+    ],
+  },
+  {
+    name: 'produit and nonce are echoed inside the signed donnees',
+    steps: [
+      ...base,
+      check(
+        { cle: '{k}', url: 'exemple.fr', produit: 'theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' },
+        ok({ domaine: 'exemple.fr', produit: 'theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' }),
+      ),
+      check(
+        { cle: 'AAAAA-AAAAA-AAAAA-AAAAA-AAAAA', url: 'exemple.fr', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' },
+        refused('inconnue', { domaine: '', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' }),
+      ),
+    ],
+  },
+  {
+    name: 'a pasted key with spaces, dashes and lower case is the same key',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      check({ cle: ' {k:lower} ', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      check({ cle: '{k:bare}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+    ],
+  },
+  {
+    name: 'both path spellings answer the same verdict',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' }), { path: '/api/license' }),
+      check({ cle: '{k}', url: 'autre.fr' }, refused('autre_domaine', { domaine: 'exemple.fr' }), {
+        path: '/api/license',
+      }),
+    ],
+  },
+  {
+    name: 'unknown fields in the body are ignored',
+    steps: [
+      check({ cle: 'AAAAA', url: 'exemple.fr', version: 2, extra: { a: 1 } }, refused('inconnue', { domaine: '' })),
+    ],
+  },
 
   // ---- Wire rules (docs/protocol.md#request, #errors, #rate-limit, #user-agent-filter) --------
-  { name: 'OPTIONS answers 204 with Allow and CORS, on both spellings', steps: [
-    { request: { method: 'OPTIONS', path: '/api/licence' }, expect: { status: 204, headers: { allow: 'OPTIONS, POST', 'access-control-allow-origin': '*', 'access-control-allow-methods': '*present*', 'access-control-allow-headers': '*present*' } } },
-    { request: { method: 'OPTIONS', path: '/api/license', headers: { 'user-agent': null } }, expect: { status: 204, headers: { allow: 'OPTIONS, POST' } } },
-  ] },
-  { name: 'every answer of the public endpoint carries CORS and no-store', steps: [
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, { status: 200, headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store', 'content-type': '*present*' } }),
-    check({ cle: 'AAAAA' }, { status: 400, problem: 'invalid-request', headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store', 'content-type': 'application/problem+json' } }),
-  ] },
-  ...['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD'].map((method) => ({ name: `${method} on the endpoint is 405 with Allow`, steps: [
-    { request: { method, path: '/api/licence' }, expect: { status: 405, headers: { allow: 'OPTIONS, POST' }, ...(method === 'HEAD' ? {} : { problem: 'method-not-allowed' }) } },
-  ] })),
-  { name: 'an unknown path is 404', steps: [
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), { path: '/api/licences' }),
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), { path: '/' }),
-  ] },
-  { name: 'order: a blocked User-Agent on an unknown path is 404', steps: [
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), { path: '/api/nope', headers: { 'user-agent': 'curl/8.4.0' } }),
-  ] },
-  { name: 'order: a wrong method with a blocked User-Agent is 405', steps: [
-    { request: { method: 'GET', path: '/api/licence', headers: { 'user-agent': 'curl/8.4.0' } }, expect: problem(405, 'method-not-allowed') },
-  ] },
+  {
+    name: 'OPTIONS answers 204 with Allow and CORS, on both spellings',
+    steps: [
+      {
+        request: { method: 'OPTIONS', path: '/api/licence' },
+        expect: {
+          status: 204,
+          headers: {
+            allow: 'OPTIONS, POST',
+            'access-control-allow-origin': '*',
+            'access-control-allow-methods': '*present*',
+            'access-control-allow-headers': '*present*',
+          },
+        },
+      },
+      {
+        request: { method: 'OPTIONS', path: '/api/license', headers: { 'user-agent': null } },
+        expect: { status: 204, headers: { allow: 'OPTIONS, POST' } },
+      },
+    ],
+  },
+  {
+    name: 'every answer of the public endpoint carries CORS and no-store',
+    steps: [
+      check(
+        { cle: 'AAAAA', url: 'exemple.fr' },
+        {
+          status: 200,
+          headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store', 'content-type': '*present*' },
+        },
+      ),
+      check(
+        { cle: 'AAAAA' },
+        {
+          status: 400,
+          problem: 'invalid-request',
+          headers: {
+            'access-control-allow-origin': '*',
+            'cache-control': 'no-store',
+            'content-type': 'application/problem+json',
+          },
+        },
+      ),
+    ],
+  },
+  ...['GET', 'PUT', 'DELETE', 'PATCH', 'HEAD'].map((method) => ({
+    name: `${method} on the endpoint is 405 with Allow`,
+    steps: [
+      {
+        request: { method, path: '/api/licence' },
+        expect: {
+          status: 405,
+          headers: { allow: 'OPTIONS, POST' },
+          ...(method === 'HEAD' ? {} : { problem: 'method-not-allowed' }),
+        },
+      },
+    ],
+  })),
+  {
+    name: 'an unknown path is 404',
+    steps: [
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), { path: '/api/licences' }),
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), { path: '/' }),
+    ],
+  },
+  {
+    name: 'order: a blocked User-Agent on an unknown path is 404',
+    steps: [
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), {
+        path: '/api/nope',
+        headers: { 'user-agent': 'curl/8.4.0' },
+      }),
+    ],
+  },
+  {
+    name: 'order: a wrong method with a blocked User-Agent is 405',
+    steps: [
+      {
+        request: { method: 'GET', path: '/api/licence', headers: { 'user-agent': 'curl/8.4.0' } },
+        expect: problem(405, 'method-not-allowed'),
+      },
+    ],
+  },
   ...[
     ['no User-Agent', null],
     ['an empty User-Agent', ''],
@@ -189,27 +387,79 @@ const cases = [
     ['node', 'node'],
     ['GuzzleHttp', 'GuzzleHttp/7'],
     ['libwww-perl', 'libwww-perl/6.72'],
-  ].map(([label, ua]) => ({ name: `a default User-Agent is 403: ${label}`, steps: [
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(403, 'user-agent-blocked', { 'access-control-allow-origin': '*' }), { headers: { 'user-agent': ua } }),
-  ] })),
-  { name: 'a product User-Agent that mentions a library is not blocked', steps: [
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), { headers: { 'user-agent': 'MonTheme/2.1 (WordPress; curl)' } }),
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), { headers: { 'user-agent': 'MonTheme/2.1 GuzzleHttp/7' } }),
-  ] },
-  { name: 'the content type must be application/json', steps: [
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), { headers: { 'content-type': 'text/plain' } }),
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), { headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), { headers: { 'content-type': null } }),
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), { headers: { 'content-type': 'application/json; charset=utf-8' } }),
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), { headers: { 'content-type': 'Application/JSON' } }),
-  ] },
-  { name: 'a body over 8 KiB is 413', steps: [
-    { request: { method: 'POST', path: '/api/licence', rawRepeat: { text: 'x', times: 8193 } }, expect: problem(413, 'body-too-large') },
-    { request: { method: 'POST', path: '/api/licence', rawRepeat: { text: ' ', times: 8170 }, raw: '{"cle":"AAAAA","url":"exemple.fr"}' }, expect: problem(413, 'body-too-large') },
-  ] },
-  { name: 'a body of exactly 8 KiB is read', steps: [
-    { request: { method: 'POST', path: '/api/licence', raw: '{"cle":"AAAAA","url":"exemple.fr"}', rawRepeat: { text: ' ', times: 8158 } }, expect: refused('inconnue', {}) },
-  ] },
+  ].map(([label, ua]) => ({
+    name: `a default User-Agent is 403: ${label}`,
+    steps: [
+      check(
+        { cle: 'AAAAA', url: 'exemple.fr' },
+        problem(403, 'user-agent-blocked', { 'access-control-allow-origin': '*' }),
+        { headers: { 'user-agent': ua } },
+      ),
+    ],
+  })),
+  {
+    name: 'a product User-Agent that mentions a library is not blocked',
+    steps: [
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), {
+        headers: { 'user-agent': 'MonTheme/2.1 (WordPress; curl)' },
+      }),
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), {
+        headers: { 'user-agent': 'MonTheme/2.1 GuzzleHttp/7' },
+      }),
+    ],
+  },
+  {
+    name: 'the content type must be application/json',
+    steps: [
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), {
+        headers: { 'content-type': 'text/plain' },
+      }),
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), {
+        headers: { 'content-type': null },
+      }),
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), {
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      }),
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), {
+        headers: { 'content-type': 'Application/JSON' },
+      }),
+    ],
+  },
+  {
+    name: 'a body over 8 KiB is 413',
+    steps: [
+      {
+        request: { method: 'POST', path: '/api/licence', rawRepeat: { text: 'x', times: 8193 } },
+        expect: problem(413, 'body-too-large'),
+      },
+      {
+        request: {
+          method: 'POST',
+          path: '/api/licence',
+          rawRepeat: { text: ' ', times: 8170 },
+          raw: '{"cle":"AAAAA","url":"exemple.fr"}',
+        },
+        expect: problem(413, 'body-too-large'),
+      },
+    ],
+  },
+  {
+    name: 'a body of exactly 8 KiB is read',
+    steps: [
+      {
+        request: {
+          method: 'POST',
+          path: '/api/licence',
+          raw: '{"cle":"AAAAA","url":"exemple.fr"}',
+          rawRepeat: { text: ' ', times: 8158 },
+        },
+        expect: refused('inconnue', {}),
+      },
+    ],
+  },
   ...[
     ['invalid JSON', '{"cle": "AAAAA", "url": '],
     ['a JSON array', '[{"cle":"AAAAA","url":"exemple.fr"}]'],
@@ -230,96 +480,194 @@ const cases = [
     ['a malformed produit', '{"cle":"AAAAA","url":"exemple.fr","produit":"Mon Theme"}'],
     ['a short nonce', '{"cle":"AAAAA","url":"exemple.fr","nonce":"short"}'],
     ['a numeric nonce', '{"cle":"AAAAA","url":"exemple.fr","nonce":1234567890123456}'],
-  ].map(([label, raw]) => ({ name: `a bad body is 400: ${label}`, steps: [
-    { request: { method: 'POST', path: '/api/licence', raw }, expect: problem(400, 'invalid-request', { 'access-control-allow-origin': '*' }) },
-  ] })),
-  { name: 'a cle over 1024 characters is 400', steps: [
-    { request: { method: 'POST', path: '/api/licence', raw: '{"url":"exemple.fr","cle":"', rawRepeat: { text: 'A', times: 1025 }, rawEnd: '"}' }, expect: problem(400, 'invalid-request') },
-  ] },
-  { name: 'rate limit: 30 calls pass, the 31st is 429 with Retry-After, and 60 s later calls pass again', steps: [
-    { repeat: 30, ...check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {})) },
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(429, 'rate-limited', { 'retry-after': '60', 'access-control-allow-origin': '*' })),
-    { request: { method: 'OPTIONS', path: '/api/licence' }, expect: { status: 204 } },
-    { advance: 59 },
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(429, 'rate-limited', { 'retry-after': '1' })),
-    { advance: 1 },
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {})),
-  ] },
-  { name: 'rate limit: 404, 405 and 403 do not count; 400 and 415 do', steps: [
-    { repeat: 40, ...check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(403, 'user-agent-blocked'), { headers: { 'user-agent': 'curl/8' } }) },
-    { repeat: 40, request: { method: 'GET', path: '/api/licence' }, expect: { status: 405 } },
-    { repeat: 40, ...check({}, problem(404, 'not-found'), { path: '/api/x' }) },
-    { repeat: 29, request: { method: 'POST', path: '/api/licence', raw: '{' }, expect: problem(400, 'invalid-request') },
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), { headers: { 'content-type': 'text/plain' } }),
-    check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(429, 'rate-limited')),
-  ] },
-  { name: 'healthz answers without a User-Agent and is not counted', steps: [
-    { repeat: 35, request: { method: 'GET', path: '/healthz', headers: { 'user-agent': null } }, expect: { status: 200, body: { status: 'ok', store: 'up' } } },
-  ] },
+  ].map(([label, raw]) => ({
+    name: `a bad body is 400: ${label}`,
+    steps: [
+      {
+        request: { method: 'POST', path: '/api/licence', raw },
+        expect: problem(400, 'invalid-request', { 'access-control-allow-origin': '*' }),
+      },
+    ],
+  })),
+  {
+    name: 'a cle over 1024 characters is 400',
+    steps: [
+      {
+        request: {
+          method: 'POST',
+          path: '/api/licence',
+          raw: '{"url":"exemple.fr","cle":"',
+          rawRepeat: { text: 'A', times: 1025 },
+          rawEnd: '"}',
+        },
+        expect: problem(400, 'invalid-request'),
+      },
+    ],
+  },
+  {
+    name: 'rate limit: 30 calls pass, the 31st is 429 with Retry-After, and 60 s later calls pass again',
+    steps: [
+      { repeat: 30, ...check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {})) },
+      check(
+        { cle: 'AAAAA', url: 'exemple.fr' },
+        problem(429, 'rate-limited', { 'retry-after': '60', 'access-control-allow-origin': '*' }),
+      ),
+      { request: { method: 'OPTIONS', path: '/api/licence' }, expect: { status: 204 } },
+      { advance: 59 },
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(429, 'rate-limited', { 'retry-after': '1' })),
+      { advance: 1 },
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {})),
+    ],
+  },
+  {
+    name: 'rate limit: 404, 405 and 403 do not count; 400 and 415 do',
+    steps: [
+      {
+        repeat: 40,
+        ...check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(403, 'user-agent-blocked'), {
+          headers: { 'user-agent': 'curl/8' },
+        }),
+      },
+      { repeat: 40, request: { method: 'GET', path: '/api/licence' }, expect: { status: 405 } },
+      { repeat: 40, ...check({}, problem(404, 'not-found'), { path: '/api/x' }) },
+      {
+        repeat: 29,
+        request: { method: 'POST', path: '/api/licence', raw: '{' },
+        expect: problem(400, 'invalid-request'),
+      },
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), {
+        headers: { 'content-type': 'text/plain' },
+      }),
+      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(429, 'rate-limited')),
+    ],
+  },
+  {
+    name: 'healthz answers without a User-Agent and is not counted',
+    steps: [
+      {
+        repeat: 35,
+        request: { method: 'GET', path: '/healthz', headers: { 'user-agent': null } },
+        expect: { status: 200, body: { status: 'ok', store: 'up' } },
+      },
+    ],
+  },
 
   // ---- Admin API (docs/protocol.md#administration, #key-lifecycle) -----------------------------
-  { name: 'admin: a wrong or missing token is 401', steps: [
-    { request: { method: 'POST', path: '/admin/products', auth: 'wrong-token-0123456789', body: { id: 'x', author: 'a', name: 'X' } }, expect: problem(401, 'unauthorized', { 'www-authenticate': '*present*' }) },
-    { request: { method: 'GET', path: '/admin/products/x/installations', auth: null }, expect: problem(401, 'unauthorized') },
-  ] },
-  { name: 'admin: a product id is taken once', steps: [
-    product('theme'),
-    admin('POST', '/admin/products', { id: 'theme', author: 'autre', name: 'Autre' }, problem(409, 'conflict')),
-    admin('POST', '/admin/products', { id: 'Mon Theme', author: 'a', name: 'X' }, problem(400, 'invalid-request')),
-    admin('POST', '/admin/products', { id: 'plugin' }, problem(400, 'invalid-request')),
-  ] },
-  { name: 'admin: issuing keys checks the product, the kind and the fields', steps: [
-    product('theme'),
-    admin('POST', '/admin/keys', { produit: 'inconnu', kind: 'buyer' }, problem(404, 'not-found')),
-    admin('POST', '/admin/keys', { produit: 'theme', kind: 'gold' }, problem(400, 'invalid-request')),
-    admin('POST', '/admin/keys', { produit: 'theme', kind: 'trial' }, problem(400, 'invalid-request')),
-    admin('POST', '/admin/keys', { produit: 'theme', kind: 'buyer', expire: '2027-01-01T00:00:00Z' }, problem(400, 'invalid-request')),
-    admin('POST', '/admin/keys', { produit: 'theme', kind: 'trial', expire: '2026-11-01T00:00:00Z' }, problem(400, 'invalid-request')),
-    admin('POST', '/admin/keys', { produit: 'theme', kind: 'buyer', sites: 0 }, problem(400, 'invalid-request')),
-    admin('POST', '/admin/keys', { produit: 'theme', kind: 'buyer', sites: 3 }, { status: 201, body: { produit: 'theme', kind: 'buyer', sites: 3 } }),
-  ] },
-  { name: 'admin: one live dev key per product', steps: [
-    product('theme'), issue('dev', { produit: 'theme', kind: 'dev' }),
-    admin('POST', '/admin/keys', { produit: 'theme', kind: 'dev' }, problem(409, 'conflict')),
-    admin('POST', '/admin/keys/{dev}/regenerate', undefined, { status: 201 }, { dev2: 'cle' }),
-    check({ cle: '{dev2}', url: 'exemple.fr' }, ok({ essai: true })),
-    check({ cle: '{dev}', url: 'exemple.fr' }, refused('regeneration', { domaine: '' })),
-  ] },
-  { name: 'admin: any action on a key no longer alive is 409', steps: [
-    ...base,
-    admin('POST', '/admin/keys/{k}/revoke', undefined, { status: 200 }),
-    admin('POST', '/admin/keys/{k}/revoke', undefined, problem(409, 'conflict')),
-    admin('POST', '/admin/keys/{k}/regenerate', undefined, problem(409, 'conflict')),
-    admin('POST', '/admin/keys/{k}/transfer', { to: 'b.fr' }, problem(409, 'conflict')),
-  ] },
-  { name: 'admin: a transfer from a domain the key is not bound to, or beyond its allowance, is 409', steps: [
-    ...base,
-    check({ cle: '{k}', url: 'a.fr' }, ok({ domaine: 'a.fr' })),
-    admin('POST', '/admin/keys/{k}/transfer', { from: 'b.fr', to: 'c.fr' }, problem(409, 'conflict')),
-    admin('POST', '/admin/keys/{k}/transfer', { to: 'c.fr' }, problem(409, 'conflict')),
-    check({ cle: '{k}', url: 'a.fr' }, ok({ domaine: 'a.fr' })),
-  ] },
-  { name: 'admin: an unknown key is 404', steps: [
-    admin('GET', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', undefined, problem(404, 'not-found')),
-    admin('POST', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/revoke', undefined, problem(404, 'not-found')),
-    admin('GET', '/admin/products/inconnu/installations', undefined, problem(404, 'not-found')),
-  ] },
-  { name: 'admin: a wrong method on a known admin path is 405', steps: [
-    admin('GET', '/admin/products', undefined, { status: 405 }),
-    admin('DELETE', '/admin/keys', undefined, { status: 405 }),
-  ] },
-  { name: 'admin: purge answers the count of erased addresses', steps: [
-    admin('POST', '/admin/purge', undefined, { status: 200, body: { erased: 0 } }),
-  ] },
+  {
+    name: 'admin: a wrong or missing token is 401',
+    steps: [
+      {
+        request: {
+          method: 'POST',
+          path: '/admin/products',
+          auth: 'wrong-token-0123456789',
+          body: { id: 'x', author: 'a', name: 'X' },
+        },
+        expect: problem(401, 'unauthorized', { 'www-authenticate': '*present*' }),
+      },
+      {
+        request: { method: 'GET', path: '/admin/products/x/installations', auth: null },
+        expect: problem(401, 'unauthorized'),
+      },
+    ],
+  },
+  {
+    name: 'admin: a product id is taken once',
+    steps: [
+      product('theme'),
+      admin('POST', '/admin/products', { id: 'theme', author: 'autre', name: 'Autre' }, problem(409, 'conflict')),
+      admin('POST', '/admin/products', { id: 'Mon Theme', author: 'a', name: 'X' }, problem(400, 'invalid-request')),
+      admin('POST', '/admin/products', { id: 'plugin' }, problem(400, 'invalid-request')),
+    ],
+  },
+  {
+    name: 'admin: issuing keys checks the product, the kind and the fields',
+    steps: [
+      product('theme'),
+      admin('POST', '/admin/keys', { produit: 'inconnu', kind: 'buyer' }, problem(404, 'not-found')),
+      admin('POST', '/admin/keys', { produit: 'theme', kind: 'gold' }, problem(400, 'invalid-request')),
+      admin('POST', '/admin/keys', { produit: 'theme', kind: 'trial' }, problem(400, 'invalid-request')),
+      admin(
+        'POST',
+        '/admin/keys',
+        { produit: 'theme', kind: 'buyer', expire: '2027-01-01T00:00:00Z' },
+        problem(400, 'invalid-request'),
+      ),
+      admin(
+        'POST',
+        '/admin/keys',
+        { produit: 'theme', kind: 'trial', expire: '2026-11-01T00:00:00Z' },
+        problem(400, 'invalid-request'),
+      ),
+      admin('POST', '/admin/keys', { produit: 'theme', kind: 'buyer', sites: 0 }, problem(400, 'invalid-request')),
+      admin(
+        'POST',
+        '/admin/keys',
+        { produit: 'theme', kind: 'buyer', sites: 3 },
+        { status: 201, body: { produit: 'theme', kind: 'buyer', sites: 3 } },
+      ),
+    ],
+  },
+  {
+    name: 'admin: one live dev key per product',
+    steps: [
+      product('theme'),
+      issue('dev', { produit: 'theme', kind: 'dev' }),
+      admin('POST', '/admin/keys', { produit: 'theme', kind: 'dev' }, problem(409, 'conflict')),
+      admin('POST', '/admin/keys/{dev}/regenerate', undefined, { status: 201 }, { dev2: 'cle' }),
+      check({ cle: '{dev2}', url: 'exemple.fr' }, ok({ essai: true })),
+      check({ cle: '{dev}', url: 'exemple.fr' }, refused('regeneration', { domaine: '' })),
+    ],
+  },
+  {
+    name: 'admin: any action on a key no longer alive is 409',
+    steps: [
+      ...base,
+      admin('POST', '/admin/keys/{k}/revoke', undefined, { status: 200 }),
+      admin('POST', '/admin/keys/{k}/revoke', undefined, problem(409, 'conflict')),
+      admin('POST', '/admin/keys/{k}/regenerate', undefined, problem(409, 'conflict')),
+      admin('POST', '/admin/keys/{k}/transfer', { to: 'b.fr' }, problem(409, 'conflict')),
+    ],
+  },
+  {
+    name: 'admin: a transfer from a domain the key is not bound to, or beyond its allowance, is 409',
+    steps: [
+      ...base,
+      check({ cle: '{k}', url: 'a.fr' }, ok({ domaine: 'a.fr' })),
+      admin('POST', '/admin/keys/{k}/transfer', { from: 'b.fr', to: 'c.fr' }, problem(409, 'conflict')),
+      admin('POST', '/admin/keys/{k}/transfer', { to: 'c.fr' }, problem(409, 'conflict')),
+      check({ cle: '{k}', url: 'a.fr' }, ok({ domaine: 'a.fr' })),
+    ],
+  },
+  {
+    name: 'admin: an unknown key is 404',
+    steps: [
+      admin('GET', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', undefined, problem(404, 'not-found')),
+      admin('POST', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/revoke', undefined, problem(404, 'not-found')),
+      admin('GET', '/admin/products/inconnu/installations', undefined, problem(404, 'not-found')),
+    ],
+  },
+  {
+    name: 'admin: a wrong method on a known admin path is 405',
+    steps: [
+      admin('GET', '/admin/products', undefined, { status: 405 }),
+      admin('DELETE', '/admin/keys', undefined, { status: 405 }),
+    ],
+  },
+  {
+    name: 'admin: purge answers the count of erased addresses',
+    steps: [admin('POST', '/admin/purge', undefined, { status: 200, body: { erased: 0 } })],
+  },
 ];
 
 const file = {
-  covers: 'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API. Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
+  covers:
+    'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API. Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
   consumers: ['apps/koa-server (Koa over loopback)', 'apps/lambda (the local runner)'],
   notes: [
     `clockStart: ${T0} (2026-11-22T10:14:00Z). A step {"advance": N} moves the service clock N seconds.`,
     'A request step: {request: {method, path, headers?, body? | raw? (+ rawRepeat {text, times} appended, then rawEnd), auth?}, expect, save?, repeat?}.',
-    'Defaults for /api/ paths: headers content-type: application/json and user-agent: VectorTest/1.0 (+https://exemple.fr); a header given as null is removed. A `body` is sent as JSON text. For /admin/ paths: Authorization: Bearer <the runner\'s admin token> unless `auth` is given (a token, or null for none).',
+    "Defaults for /api/ paths: headers content-type: application/json and user-agent: VectorTest/1.0 (+https://exemple.fr); a header given as null is removed. A `body` is sent as JSON text. For /admin/ paths: Authorization: Bearer <the runner's admin token> unless `auth` is given (a token, or null for none).",
     'Placeholders in paths and string values: {name} is a saved value (save: {name: "cle"} keeps the `cle` field of the response body); {name:lower} its lower-case form; {name:bare} without dashes.',
     'expect: status (exact); problem: the last path segment of the problem `type` URI (body is application/problem+json with type, title, status, detail); headers: lower-case name to exact value or "*present*"; donnees: the listed fields must have these values; body: the listed fields of the JSON body must deep-equal these (arrays compared whole). Every 200 of /api/ must also be an envelope that verifies with the service public key for the request\'s host (and produit/nonce when sent).',
     'repeat: N runs the same step N times, each with the same expectation.',

@@ -20,7 +20,9 @@ const TIMEOUT_MS = 30_000;
 const args = process.argv.slice(2);
 const unknown = args.filter((arg) => arg !== '--check');
 if (unknown.length > 0) {
-  console.error(`refresh-external: unknown argument ${unknown.join(' ')} (usage: node scripts/refresh-external.mjs [--check])`);
+  console.error(
+    `refresh-external: unknown argument ${unknown.join(' ')} (usage: node scripts/refresh-external.mjs [--check])`,
+  );
   process.exit(2);
 }
 
@@ -47,11 +49,17 @@ async function refresh(entry) {
     if (!response.ok) return `${entry.file}: HTTP ${response.status} from ${entry.url}`;
     bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
-    const reason = error instanceof Error ? (error.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : describe(error)) : String(error);
+    const reason =
+      error instanceof Error
+        ? error.name === 'TimeoutError'
+          ? `no answer within ${TIMEOUT_MS / 1000} s`
+          : describe(error)
+        : String(error);
     return `${entry.file}: download failed (${reason}) from ${entry.url}`;
   }
   const blob = gitBlobId(bytes);
-  if (blob !== entry.blob) return `${entry.file}: downloaded git blob ${blob}, manifest says ${entry.blob}; not written (${entry.url})`;
+  if (blob !== entry.blob)
+    return `${entry.file}: downloaded git blob ${blob}, manifest says ${entry.blob}; not written (${entry.url})`;
   const target = join(EXTERNAL_DIR, entry.file);
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, bytes);
@@ -77,7 +85,9 @@ results.forEach((problem, index) => {
 });
 if (failures > 0) {
   const written = entries.length - failures;
-  console.error(`refresh-external: ${failures} of ${entries.length} files failed${written > 0 ? `; the other ${written} were written` : ''}`);
+  console.error(
+    `refresh-external: ${failures} of ${entries.length} files failed${written > 0 ? `; the other ${written} were written` : ''}`,
+  );
   process.exit(1);
 }
 console.log(`refresh-external: ${entries.length} files written, each with the manifest's git blob id`);

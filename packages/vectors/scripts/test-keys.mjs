@@ -16,10 +16,17 @@ export const keys = Object.fromEntries(
   Object.entries(SEEDS).map(([name, text]) => {
     const seed = Buffer.from(text, 'ascii');
     if (seed.length !== 32) throw new Error(`${name} seed must be 32 bytes`);
-    const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
+    const privateKey = createPrivateKey({
+      key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]),
+      format: 'der',
+      type: 'pkcs8',
+    });
     // The raw key is the last 32 bytes of the SPKI DER form (RFC 8410).
     const publicKey = createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(12);
-    return [name, { seedText: text, seed: seed.toString('base64'), publicKey: publicKey.toString('base64'), privateKey }];
+    return [
+      name,
+      { seedText: text, seed: seed.toString('base64'), publicKey: publicKey.toString('base64'), privateKey },
+    ];
   }),
 );
 if (keys.primary.publicKey !== 't+BgdQhT722WYlxoHMJmOlp3AQMS2RH6uZGgkKbs/l0=') throw new Error('primary key mismatch');
@@ -29,7 +36,9 @@ if (keys.primary.publicKey !== 't+BgdQhT722WYlxoHMJmOlp3AQMS2RH6uZGgkKbs/l0=') t
  * UTF-8 bytes, then JSON.stringify. (canonical.json covers the hard cases of the form itself.)
  */
 export const canonical = (donnees) =>
-  JSON.stringify(Object.fromEntries(Object.entries(donnees).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))));
+  JSON.stringify(
+    Object.fromEntries(Object.entries(donnees).sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b)))),
+  );
 
 /** Base64 Ed25519 signature of `bytes` (a Buffer) by the named TEST ONLY key. */
 export const signBytes = (keyName, bytes) => sign(null, bytes, keys[keyName].privateKey).toString('base64');

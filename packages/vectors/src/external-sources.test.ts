@@ -24,11 +24,17 @@ describe('external test data (external/sources.json)', () => {
     expect(gitBlobId(new Uint8Array())).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
   });
 
-  it.each(manifest.map((entry) => [entry.file, entry] as const))('%s has the git blob id of its upstream commit', (file, entry) => {
-    expect(gitBlobId(readFileSync(join(EXTERNAL_DIR, file))), `${entry.repository} ${entry.path} @ ${entry.commit}`).toBe(entry.blob);
-    expect(entry.url).toBe(rawUrl(entry.repository, entry.commit, entry.path));
-    expect(['Apache-2.0', 'MIT', 'BSD-3-Clause', 'CC0-1.0']).toContain(entry.license);
-  });
+  it.each(manifest.map((entry) => [entry.file, entry] as const))(
+    '%s has the git blob id of its upstream commit',
+    (file, entry) => {
+      expect(
+        gitBlobId(readFileSync(join(EXTERNAL_DIR, file))),
+        `${entry.repository} ${entry.path} @ ${entry.commit}`,
+      ).toBe(entry.blob);
+      expect(entry.url).toBe(rawUrl(entry.repository, entry.commit, entry.path));
+      expect(['Apache-2.0', 'MIT', 'BSD-3-Clause', 'CC0-1.0']).toContain(entry.license);
+    },
+  );
 
   it('lists every data file under external/, and only those', () => {
     expect(listDataFiles()).toEqual(manifest.map((entry) => entry.file).sort());
@@ -44,7 +50,8 @@ describe('external test data (external/sources.json)', () => {
       'CC0-1.0': [],
     };
     for (const licence of licences) {
-      for (const file of needs[licence] ?? ['(unknown licence)']) expect(existsSync(join(EXTERNAL_DIR, 'licenses', file)), file).toBe(true);
+      for (const file of needs[licence] ?? ['(unknown licence)'])
+        expect(existsSync(join(EXTERNAL_DIR, 'licenses', file)), file).toBe(true);
     }
   });
 

@@ -8,7 +8,13 @@ export type { CanonicalCase } from './canonical.js';
 export { loadSignatureVectors } from './signatures.js';
 export type { SignatureCase, SignatureKey, SignatureVectors } from './signatures.js';
 export { loadVerdictVectors } from './verdicts.js';
-export type { VerdictCase, VerdictCaseSettings, VerdictDonnees, VerdictHostInfo, VerdictKeyRecord } from './verdicts.js';
+export type {
+  VerdictCase,
+  VerdictCaseSettings,
+  VerdictDonnees,
+  VerdictHostInfo,
+  VerdictKeyRecord,
+} from './verdicts.js';
 export { loadClientStateVectors } from './client-states.js';
 export type {
   ClientStateCase,

@@ -31,4 +31,5 @@ export interface SignatureVectors {
   readonly cases: readonly SignatureCase[];
 }
 
-export const loadSignatureVectors = () => loadVectors<SignatureCase>('signatures') as ReturnType<typeof loadVectors<SignatureCase>> & SignatureVectors;
+export const loadSignatureVectors = () =>
+  loadVectors<SignatureCase>('signatures') as ReturnType<typeof loadVectors<SignatureCase>> & SignatureVectors;

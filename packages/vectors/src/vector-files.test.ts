@@ -7,9 +7,11 @@ const NAMES: VectorName[] = ['keys', 'hosts', 'canonical', 'signatures', 'verdic
 describe('vector files', () => {
   it('are exactly the named files', () => {
     const dir = vectorPath('keys').replace(/keys\.json$/, '');
-    expect(readdirSync(dir).filter((file) => file.endsWith('.json')).sort()).toEqual(
-      NAMES.map((name) => `${name}.json`).sort(),
-    );
+    expect(
+      readdirSync(dir)
+        .filter((file) => file.endsWith('.json'))
+        .sort(),
+    ).toEqual(NAMES.map((name) => `${name}.json`).sort());
   });
 
   it.each(NAMES)('%s.json opens with what it covers and who consumes it, and names each case once', (name) => {

@@ -17,7 +17,11 @@ beforeAll(async () => {
       seen = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
       const status = request.url === '/fail' ? 409 : 200;
       const text = JSON.stringify({ path: request.url, method: request.method });
-      response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)), 'x-two': ['a', 'b'] });
+      response.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+        'x-two': ['a', 'b'],
+      });
       response.end(text);
     });
   });
@@ -33,7 +37,12 @@ afterAll(async () => {
 
 describe('send', () => {
   it('sends exactly the headers given (no User-Agent of its own) and joins repeated answer headers', async () => {
-    const answer = await send(url, { method: 'POST', path: '/x', headers: { 'content-type': 'text/plain', skipped: undefined }, body: 'hello' });
+    const answer = await send(url, {
+      method: 'POST',
+      path: '/x',
+      headers: { 'content-type': 'text/plain', skipped: undefined },
+      body: 'hello',
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers['x-two']).toBe('a, b');
     expect(JSON.parse(answer.text)).toEqual({ path: '/x', method: 'POST' });
@@ -53,7 +62,8 @@ describe('send', () => {
 
 describe('exchange and parseAnswers', () => {
   it('reads pipelined answers off a raw socket until the server closes it', async () => {
-    const request = (path: string, close: boolean) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
+    const request = (path: string, close: boolean) =>
+      `GET ${path} HTTP/1.1\r\nHost: x\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
     const result = await exchange(url, request('/one', false) + request('/two', true));
     expect(result.ended).toBe('closed');
     expect(result.answers.map((answer) => JSON.parse(answer.text) as unknown)).toEqual([
@@ -70,7 +80,10 @@ describe('exchange and parseAnswers', () => {
 
 describe('adminCall', () => {
   it('returns the JSON object of a 2xx and throws with the path on anything else', async () => {
-    await expect(adminCall({ url, adminToken: 'tok' }, 'POST', '/ok', { a: 1 })).resolves.toEqual({ path: '/ok', method: 'POST' });
+    await expect(adminCall({ url, adminToken: 'tok' }, 'POST', '/ok', { a: 1 })).resolves.toEqual({
+      path: '/ok',
+      method: 'POST',
+    });
     expect(seen?.headers.authorization).toBe('Bearer tok');
     expect(seen?.headers['content-type']).toBe('application/json');
     await expect(adminCall({ url, adminToken: 'tok' }, 'GET', '/fail')).rejects.toThrow('/fail: 409');

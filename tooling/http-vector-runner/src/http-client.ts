@@ -56,7 +56,11 @@ export function send(baseUrl: string, options: SendOptions): Promise<HttpAnswer>
           for (const [name, value] of Object.entries(response.headers)) {
             if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
           }
-          resolve({ status: response.statusCode ?? 0, headers: answerHeaders, text: Buffer.concat(chunks).toString('utf8') });
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: answerHeaders,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
         });
       },
     );
@@ -84,7 +88,11 @@ export interface RawExchange {
  * `Connection: close` in the last request, or half-close, so it does). The timer is only a safety net against a
  * hung test: a test asserts `ended === 'closed'`, never a duration.
  */
-export function exchange(baseUrl: string, bytes: Uint8Array | string, options: { readonly halfClose?: boolean; readonly safetyMs?: number } = {}): Promise<RawExchange> {
+export function exchange(
+  baseUrl: string,
+  bytes: Uint8Array | string,
+  options: { readonly halfClose?: boolean; readonly safetyMs?: number } = {},
+): Promise<RawExchange> {
   const url = new URL(baseUrl);
   const safetyMs = options.safetyMs ?? 10_000;
   return new Promise((resolve, reject) => {
@@ -119,7 +127,10 @@ export function parseAnswers(data: Buffer): HttpAnswer[] {
   let offset = 0;
   while (offset < data.length) {
     const headEnd = data.indexOf('\r\n\r\n', offset);
-    if (headEnd === -1) throw new Error(`unframed bytes after ${answers.length} answers: ${data.subarray(offset).toString('latin1').slice(0, 200)}`);
+    if (headEnd === -1)
+      throw new Error(
+        `unframed bytes after ${answers.length} answers: ${data.subarray(offset).toString('latin1').slice(0, 200)}`,
+      );
     const head = data.subarray(offset, headEnd).toString('latin1').split('\r\n');
     const statusLine = /^HTTP\/1\.1 (\d{3})/.exec(head[0] ?? '');
     if (statusLine === null) throw new Error(`not a status line: ${head[0] ?? ''}`);
@@ -152,7 +163,10 @@ export async function adminCall(
   const answer = await send(server.url, {
     method,
     path,
-    headers: { authorization: `Bearer ${server.adminToken ?? ''}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${server.adminToken ?? ''}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const parsed: unknown = JSON.parse(answer.text);

@@ -13,7 +13,10 @@ import type { LoggedVectorTarget } from './vector-target.js';
 export async function expectHttpCase(vector: HttpCase, server: LoggedVectorTarget): Promise<void> {
   const { failures, saved } = await runHttpCase(vector, server);
   expect(failures).toEqual([]);
-  const secrets = [...[...saved.values()].flatMap(keySpellings), ...(server.adminToken === null ? [] : [server.adminToken])];
+  const secrets = [
+    ...[...saved.values()].flatMap(keySpellings),
+    ...(server.adminToken === null ? [] : [server.adminToken]),
+  ];
   expect(server.lines.length).toBeGreaterThan(0);
   expect(linesHolding(server.lines, secrets)).toEqual([]);
 }

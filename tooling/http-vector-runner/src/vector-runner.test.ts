@@ -56,11 +56,26 @@ beforeAll(async () => {
       lastRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
       if (request.url === '/api/licence' && request.method === 'POST') {
         const parsed = JSON.parse(body) as Record<string, unknown>;
-        answer(response, 200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' }, JSON.stringify(unknownKeyEnvelope(parsed, 1795342440)));
+        answer(
+          response,
+          200,
+          { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' },
+          JSON.stringify(unknownKeyEnvelope(parsed, 1795342440)),
+        );
         return;
       }
-      const problem = { type: 'https://licence.dev/problems/not-found', title: 'Not found', status: 404, detail: 'no such path' };
-      answer(response, 404, { 'content-type': 'application/problem+json', 'cache-control': 'no-store' }, JSON.stringify(problem));
+      const problem = {
+        type: 'https://licence.dev/problems/not-found',
+        title: 'Not found',
+        status: 404,
+        detail: 'no such path',
+      };
+      answer(
+        response,
+        404,
+        { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
+        JSON.stringify(problem),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -99,7 +114,11 @@ describe('substitute', () => {
 
 describe('buildRequest', () => {
   it('gives /api/ paths the JSON type and the product User-Agent; null removes a default', () => {
-    const sent = buildRequest({ method: 'POST', path: '/api/licence', body: { cle: 'X' }, headers: { 'user-agent': null } }, new Map(), null);
+    const sent = buildRequest(
+      { method: 'POST', path: '/api/licence', body: { cle: 'X' }, headers: { 'user-agent': null } },
+      new Map(),
+      null,
+    );
     expect(sent.headers['content-type']).toBe('application/json');
     expect(sent.headers['user-agent']).toBeUndefined();
     expect(sent.body?.toString('utf8')).toBe('{"cle":"X"}');
@@ -108,13 +127,23 @@ describe('buildRequest', () => {
   });
 
   it('gives /admin/ paths the runner token unless `auth` says otherwise', () => {
-    expect(buildRequest({ method: 'GET', path: '/admin/keys/x' }, new Map(), 'tok').headers.authorization).toBe('Bearer tok');
-    expect(buildRequest({ method: 'GET', path: '/admin/keys/x', auth: null }, new Map(), 'tok').headers.authorization).toBeUndefined();
-    expect(buildRequest({ method: 'GET', path: '/admin/keys/x', auth: 'other' }, new Map(), 'tok').headers.authorization).toBe('Bearer other');
+    expect(buildRequest({ method: 'GET', path: '/admin/keys/x' }, new Map(), 'tok').headers.authorization).toBe(
+      'Bearer tok',
+    );
+    expect(
+      buildRequest({ method: 'GET', path: '/admin/keys/x', auth: null }, new Map(), 'tok').headers.authorization,
+    ).toBeUndefined();
+    expect(
+      buildRequest({ method: 'GET', path: '/admin/keys/x', auth: 'other' }, new Map(), 'tok').headers.authorization,
+    ).toBe('Bearer other');
   });
 
   it('builds raw bodies: raw, then rawRepeat, then rawEnd', () => {
-    const sent = buildRequest({ method: 'POST', path: '/api/licence', raw: '{"a":"', rawRepeat: { text: 'x', times: 3 }, rawEnd: '"}' }, new Map(), null);
+    const sent = buildRequest(
+      { method: 'POST', path: '/api/licence', raw: '{"a":"', rawRepeat: { text: 'x', times: 3 }, rawEnd: '"}' },
+      new Map(),
+      null,
+    );
     expect(sent.body?.toString('utf8')).toBe('{"a":"xxx"}');
     expect(sent.json).toBeUndefined();
   });
@@ -124,13 +153,19 @@ describe('checkAnswer and checkEnvelope', () => {
   const sent = buildRequest({ method: 'GET', path: '/nowhere' }, new Map(), null);
 
   it('names a wrong status with the start of the body', () => {
-    expect(checkAnswer({ status: 200 }, { status: 404, headers: {}, text: 'gone' }, sent, PUBLIC_KEY)).toEqual(['status 404, expected 200: gone']);
+    expect(checkAnswer({ status: 200 }, { status: 404, headers: {}, text: 'gone' }, sent, PUBLIC_KEY)).toEqual([
+      'status 404, expected 200: gone',
+    ]);
   });
 
   it('names a problem that is not RFC 9457, a wrong type and a missing header', () => {
     const failures = checkAnswer(
       { status: 404, problem: 'not-found', headers: { 'x-needed': '*present*' } },
-      { status: 404, headers: { 'content-type': 'application/json' }, text: '{"type":"https://licence.dev/problems/other","title":"t","status":404,"detail":"d"}' },
+      {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        text: '{"type":"https://licence.dev/problems/other","title":"t","status":404,"detail":"d"}',
+      },
       sent,
       PUBLIC_KEY,
     );
@@ -151,7 +186,9 @@ describe('checkAnswer and checkEnvelope', () => {
     const otherHost = checkEnvelope(envelope, { json: { ...json, url: 'autre.fr' } }, PUBLIC_KEY);
     expect(otherHost[0]).toBe('donnees.hote exemple.fr, but the url sent names autre.fr');
     // nonce echoed though the request did not send it
-    expect(checkEnvelope(envelope, { json: { cle: 'K', url: 'https://www.exemple.fr/x' } }, PUBLIC_KEY)).toContain('donnees.nonce present though not sent');
+    expect(checkEnvelope(envelope, { json: { cle: 'K', url: 'https://www.exemple.fr/x' } }, PUBLIC_KEY)).toContain(
+      'donnees.nonce present though not sent',
+    );
   });
 });
 
@@ -183,7 +220,12 @@ describe('runHttpCase against a real server on loopback', () => {
       name: 'synthetic',
       steps: [
         { advance: 60 },
-        { request: { method: 'GET', path: '/nowhere' }, expect: { status: 404, problem: 'not-found' }, save: { cle: 'cle' }, repeat: 2 },
+        {
+          request: { method: 'GET', path: '/nowhere' },
+          expect: { status: 404, problem: 'not-found' },
+          save: { cle: 'cle' },
+          repeat: 2,
+        },
       ],
     };
     const { failures } = await runHttpCase(vector, { ...target(), clock });

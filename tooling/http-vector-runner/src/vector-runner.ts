@@ -54,7 +54,11 @@ function substituteDeep(value: unknown, saved: ReadonlyMap<string, string>): unk
 }
 
 /** The request of a step, with the defaults of the notes applied. */
-export function buildRequest(request: HttpVectorRequest, saved: ReadonlyMap<string, string>, adminToken: string | null): SentRequest {
+export function buildRequest(
+  request: HttpVectorRequest,
+  saved: ReadonlyMap<string, string>,
+  adminToken: string | null,
+): SentRequest {
   const path = substitute(request.path, saved);
   const headers: Record<string, string | undefined> = {};
   const json = request.body === undefined ? undefined : substituteDeep(request.body, saved);
@@ -91,7 +95,12 @@ function parseJson(text: string): unknown {
 }
 
 /** Every way `answer` differs from `expected`; an /api/ 200 must also verify (notes of http.json). */
-export function checkAnswer(expected: HttpVectorExpect, answer: HttpAnswer, sent: SentRequest, publicKey: string): string[] {
+export function checkAnswer(
+  expected: HttpVectorExpect,
+  answer: HttpAnswer,
+  sent: SentRequest,
+  publicKey: string,
+): string[] {
   const failures: string[] = [];
   const body = parseJson(answer.text);
   if (answer.status !== expected.status) {
@@ -108,7 +117,13 @@ export function checkAnswer(expected: HttpVectorExpect, answer: HttpAnswer, sent
     if (answer.headers['content-type'] !== 'application/problem+json') {
       failures.push(`content-type ${String(answer.headers['content-type'])}, expected application/problem+json`);
     }
-    if (!isRecord(body) || typeof body.type !== 'string' || typeof body.title !== 'string' || typeof body.detail !== 'string' || body.status !== answer.status) {
+    if (
+      !isRecord(body) ||
+      typeof body.type !== 'string' ||
+      typeof body.title !== 'string' ||
+      typeof body.detail !== 'string' ||
+      body.status !== answer.status
+    ) {
       failures.push(`not an RFC 9457 problem with status ${answer.status}: ${answer.text.slice(0, 300)}`);
     } else if (body.type.split('/').at(-1) !== expected.problem) {
       failures.push(`problem type ${body.type}, expected .../${expected.problem}`);
@@ -116,12 +131,14 @@ export function checkAnswer(expected: HttpVectorExpect, answer: HttpAnswer, sent
   }
   for (const [name, value] of Object.entries(expected.body ?? {})) {
     const actual = isRecord(body) ? body[name] : undefined;
-    if (!isDeepStrictEqual(actual, value)) failures.push(`body.${name}: ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
+    if (!isDeepStrictEqual(actual, value))
+      failures.push(`body.${name}: ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
   }
   const donnees = isRecord(body) && isRecord(body.donnees) ? body.donnees : undefined;
   for (const [name, value] of Object.entries(expected.donnees ?? {})) {
     const actual = donnees?.[name];
-    if (!isDeepStrictEqual(actual, value)) failures.push(`donnees.${name}: ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
+    if (!isDeepStrictEqual(actual, value))
+      failures.push(`donnees.${name}: ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
   }
   if (answer.status === 200 && sent.path.startsWith('/api/')) failures.push(...checkEnvelope(body, sent, publicKey));
   return failures;
@@ -146,7 +163,8 @@ export function checkEnvelope(body: unknown, sent: { readonly json: unknown }, p
     ...(typeof fields.produit === 'string' ? { produit: fields.produit } : {}),
     ...(typeof fields.nonce === 'string' ? { nonce: fields.nonce } : {}),
   };
-  if (!verifyEnvelope(body, [publicKey], expectation)) failures.push(`the envelope does not verify: ${JSON.stringify(body)}`);
+  if (!verifyEnvelope(body, [publicKey], expectation))
+    failures.push(`the envelope does not verify: ${JSON.stringify(body)}`);
   for (const name of ['produit', 'nonce'] as const) {
     if (fields[name] === undefined && name in donnees) failures.push(`donnees.${name} present though not sent`);
   }
@@ -178,7 +196,9 @@ export async function runHttpCase(vector: HttpCase, server: VectorTarget): Promi
         ...(sent.body === undefined ? {} : { body: sent.body }),
       });
       const label = `step ${index + 1} (${sent.method} ${step.request.path}${step.repeat === undefined ? '' : `, round ${round + 1}`})`;
-      failures.push(...checkAnswer(step.expect, answer, sent, server.publicKey).map((failure) => `${label}: ${failure}`));
+      failures.push(
+        ...checkAnswer(step.expect, answer, sent, server.publicKey).map((failure) => `${label}: ${failure}`),
+      );
       for (const [name, field] of Object.entries(step.save ?? {})) {
         const body = parseJson(answer.text);
         const value = isRecord(body) ? body[field] : undefined;

@@ -23,7 +23,14 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const require = createRequire(import.meta.url);
 
 /** Every workspace package without `"private": true`; the first test fails when the list changes. */
-const PUBLISHABLE = ['@licence/client', '@licence/core', '@licence/service', '@licence/store-postgres', '@licence/store-sqlite', '@licence/vectors'];
+const PUBLISHABLE = [
+  '@licence/client',
+  '@licence/core',
+  '@licence/service',
+  '@licence/store-postgres',
+  '@licence/store-sqlite',
+  '@licence/vectors',
+];
 
 // Packing six packages and two `npm install`s (registry metadata, cold cache in CI) take far longer
 // than the repository's 30 s bound on a test; these bounds are hang guards, not speed targets.
@@ -60,7 +67,11 @@ interface Run {
 }
 
 /** Runs a command without a shell; resolves with its exit code (it never rejects for a non-zero one). */
-function run(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeout: number }): Promise<Run> {
+function run(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeout: number },
+): Promise<Run> {
   return new Promise((resolveRun, reject) => {
     execFile(command, args, { ...options, maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (error !== null && typeof error.code !== 'number') {
@@ -84,7 +95,19 @@ function pnpmCommand(): [string, string[]] {
 // npm settings a machine may need to reach its registry; pnpm exports them to scripts as
 // npm_config_* and they are kept. Every other npm_* / pnpm_* variable pnpm sets for a script
 // (globalconfig pointing at pnpm's rc, frozen-lockfile...) is dropped: this is plain npm.
-const KEPT_NPM_CONFIG = new Set(['registry', 'cafile', 'ca', 'cache', 'userconfig', 'proxy', 'https_proxy', 'noproxy', 'strict_ssl', 'offline', 'prefer_offline']);
+const KEPT_NPM_CONFIG = new Set([
+  'registry',
+  'cafile',
+  'ca',
+  'cache',
+  'userconfig',
+  'proxy',
+  'https_proxy',
+  'noproxy',
+  'strict_ssl',
+  'offline',
+  'prefer_offline',
+]);
 
 function plainNpmEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -117,10 +140,15 @@ async function publishablePackages(): Promise<{ name: string; dir: string }[]> {
 async function pack(name: string, dir: string, destination: string): Promise<Tarball> {
   await mkdir(destination, { recursive: true });
   const [command, prefix] = pnpmCommand();
-  const packed = await run(command, [...prefix, 'pack', '--pack-destination', destination], { cwd: dir, timeout: SETUP_TIMEOUT_MS });
-  if (packed.code !== 0) throw new Error(`pnpm pack of ${name} failed (${packed.code}):\n${packed.stdout}\n${packed.stderr}`);
+  const packed = await run(command, [...prefix, 'pack', '--pack-destination', destination], {
+    cwd: dir,
+    timeout: SETUP_TIMEOUT_MS,
+  });
+  if (packed.code !== 0)
+    throw new Error(`pnpm pack of ${name} failed (${packed.code}):\n${packed.stdout}\n${packed.stderr}`);
   const [fileName, ...others] = (await readdir(destination)).filter((file) => file.endsWith('.tgz'));
-  if (fileName === undefined || others.length > 0) throw new Error(`pnpm pack of ${name}: expected one .tgz in ${destination}`);
+  if (fileName === undefined || others.length > 0)
+    throw new Error(`pnpm pack of ${name}: expected one .tgz in ${destination}`);
   const file = join(destination, fileName);
   const bytes = await readFile(file);
   const contents = createPackageFromTarballData(new Uint8Array(bytes));
@@ -130,11 +158,15 @@ async function pack(name: string, dir: string, destination: string): Promise<Tar
 
 async function npmInstall(project: string, tarballs: readonly string[], extra: readonly string[] = []): Promise<void> {
   await mkdir(project, { recursive: true });
-  await writeFile(join(project, 'package.json'), `${JSON.stringify({ name: basename(project), version: '0.0.0', private: true }, null, 2)}\n`);
+  await writeFile(
+    join(project, 'package.json'),
+    `${JSON.stringify({ name: basename(project), version: '0.0.0', private: true }, null, 2)}\n`,
+  );
   // --prefer-offline: metadata and tarballs from npm's cache when it has them, the registry otherwise.
   const args = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...extra, ...tarballs];
   const installed = await run('npm', args, { cwd: project, env: plainNpmEnv(), timeout: SETUP_TIMEOUT_MS });
-  if (installed.code !== 0) throw new Error(`npm ${args.join(' ')} in ${project} failed (${installed.code}):\n${installed.stderr}`);
+  if (installed.code !== 0)
+    throw new Error(`npm ${args.join(' ')} in ${project} failed (${installed.code}):\n${installed.stderr}`);
 }
 
 /** Runs a script with node in `project`; returns the JSON object it printed last. */
@@ -175,7 +207,9 @@ function tarball(name: string): Tarball {
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'licence-pack-test-'));
   const packages = await publishablePackages();
-  const packed = await Promise.all(packages.map(({ name, dir }) => pack(name, dir, join(work, 'tarballs', basename(dir)))));
+  const packed = await Promise.all(
+    packages.map(({ name, dir }) => pack(name, dir, join(work, 'tarballs', basename(dir)))),
+  );
   for (const entry of packed) tarballs.set(entry.name, entry);
   product = join(work, 'product');
   server = join(work, 'server');
@@ -187,7 +221,11 @@ beforeAll(async () => {
     // are not on the npm registry), minutes on a CI machine. It loads its addon at `new Database()`,
     // not at import, so importing the store still proves it installs and resolves; the store's own
     // suite runs the addon.
-    npmInstall(server, packed.map((entry) => entry.file), ['--ignore-scripts']),
+    npmInstall(
+      server,
+      packed.map((entry) => entry.file),
+      ['--ignore-scripts'],
+    ),
   ]);
 }, SETUP_TIMEOUT_MS);
 
@@ -211,10 +249,19 @@ describe('the tarballs of pnpm pack', () => {
   it('@licence/client depends on no @licence package: core is bundled, code and types', () => {
     const client = tarball('@licence/client');
     const { dependencies = {}, peerDependencies = {}, optionalDependencies = {} } = client.manifest;
-    expect(Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies }).filter((name) => name.startsWith('@licence/'))).toEqual([]);
+    expect(
+      Object.keys({ ...dependencies, ...peerDependencies, ...optionalDependencies }).filter((name) =>
+        name.startsWith('@licence/'),
+      ),
+    ).toEqual([]);
     const prefix = `/node_modules/${client.contents.packageName}/`;
     const code = client.contents.listFiles().filter((file) => /\.(c|m)?(js|ts)$/.test(file));
-    expect(code.map((file) => file.slice(prefix.length)).sort()).toEqual(['dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js']);
+    expect(code.map((file) => file.slice(prefix.length)).sort()).toEqual([
+      'dist/index.cjs',
+      'dist/index.d.cts',
+      'dist/index.d.ts',
+      'dist/index.js',
+    ]);
     for (const file of code) {
       expect(client.contents.readFile(file), file).not.toMatch(/["']@licence\/core["']/);
     }
@@ -231,16 +278,24 @@ describe('publint and attw', () => {
     const tarballBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     const { messages } = await publint({ pack: { tarball: tarballBuffer }, level: 'suggestion', strict: true });
     const manifest = JSON.parse(manifestText) as Record<string, unknown>;
-    expect(messages.map((message) => `${message.type} ${message.code}: ${formatMessage(message, manifest, { color: false }) ?? ''}`)).toEqual([]);
+    expect(
+      messages.map(
+        (message) => `${message.type} ${message.code}: ${formatMessage(message, manifest, { color: false }) ?? ''}`,
+      ),
+    ).toEqual([]);
   });
 
-  it.each(PUBLISHABLE)('%s: attw finds no problem in any resolution mode (node10, node16 CJS and ESM, bundler)', async (name) => {
-    const result = await checkPackage(tarball(name).contents);
-    expect(result.types, 'the package has types').not.toBe(false);
-    const problems: readonly Problem[] = result.types === false ? [] : result.problems;
-    // The whole problem is shown on failure: its kind, entrypoint and resolution mode.
-    expect(problems).toEqual([]);
-  }, TEST_TIMEOUT_MS);
+  it.each(PUBLISHABLE)(
+    '%s: attw finds no problem in any resolution mode (node10, node16 CJS and ESM, bundler)',
+    async (name) => {
+      const result = await checkPackage(tarball(name).contents);
+      expect(result.types, 'the package has types').not.toBe(false);
+      const problems: readonly Problem[] = result.types === false ? [] : result.problems;
+      // The whole problem is shown on failure: its kind, entrypoint and resolution mode.
+      expect(problems).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 describe('@licence/client alone, installed with npm', () => {
@@ -274,15 +329,36 @@ describe('@licence/client alone, installed with npm', () => {
   const { mjs, cjs } = scripts({ client: '@licence/client' }, body);
 
   function expectWorkingClient(result: Record<string, unknown>, entry: string): void {
-    expect(result.resolved).toEqual({ '@licence/client': expect.stringMatching(new RegExp(`/node_modules/@licence/client/dist/${entry.replace('.', '\\.')}$`)) });
-    expect(result.exports).toEqual(['CLIENT_VERSION', 'DEFAULT_TIMEOUT_MS', 'Licence', 'MAX_TIMEOUT_MS', 'ValidationError', 'isValidationError']);
+    expect(result.resolved).toEqual({
+      '@licence/client': expect.stringMatching(
+        new RegExp(`/node_modules/@licence/client/dist/${entry.replace('.', '\\.')}$`),
+      ),
+    });
+    expect(result.exports).toEqual([
+      'CLIENT_VERSION',
+      'DEFAULT_TIMEOUT_MS',
+      'Licence',
+      'MAX_TIMEOUT_MS',
+      'ValidationError',
+      'isValidationError',
+    ]);
     // Bundled core at work: host normalisation with tldts (www. removed, port and path dropped).
     expect(result.hote).toBe('boutique.exemple.fr');
     // No service reachable and no cache: the verdict lapses and the product runs (spec "Client verdict states").
     expect(result).toMatchObject({ runs: true, state: 'lapsed', motif: 'reseau', crypto: 'node:crypto', faults: [] });
     expect(result.errors).toEqual([
-      { validationError: true, name: 'ValidationError', field: 'cle', message: 'cle: expected 25 letters and digits, got 4' },
-      { validationError: true, name: 'ValidationError', field: 'publicKeys[0]', message: expect.stringMatching(/^publicKeys\[0\]: /) },
+      {
+        validationError: true,
+        name: 'ValidationError',
+        field: 'cle',
+        message: 'cle: expected 25 letters and digits, got 4',
+      },
+      {
+        validationError: true,
+        name: 'ValidationError',
+        field: 'publicKeys[0]',
+        message: expect.stringMatching(/^publicKeys\[0\]: /),
+      },
       { validationError: true, name: 'ValidationError', field: 'cacheDir', message: 'cacheDir: is empty' },
     ]);
   }
@@ -291,79 +367,113 @@ describe('@licence/client alone, installed with npm', () => {
     expect(await readdir(join(product, 'node_modules', '@licence'))).toEqual(['client']);
   });
 
-  it('works from an ES module (import)', async () => {
-    expectWorkingClient(await node(product, 'client-check.mjs', mjs), 'index.js');
-  }, TEST_TIMEOUT_MS);
+  it(
+    'works from an ES module (import)',
+    async () => {
+      expectWorkingClient(await node(product, 'client-check.mjs', mjs), 'index.js');
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('works from CommonJS (require)', async () => {
-    expectWorkingClient(await node(product, 'client-check.cjs', cjs), 'index.cjs');
-  }, TEST_TIMEOUT_MS);
+  it(
+    'works from CommonJS (require)',
+    async () => {
+      expectWorkingClient(await node(product, 'client-check.cjs', cjs), 'index.cjs');
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  it('type-checks a product using it (strict) under node16 (ESM and CJS) and bundler resolution, and reports a type error', async () => {
-    const tsc = require.resolve('typescript/lib/tsc.js');
-    // Node's types come from this workspace (a Node product has @types/node): no download for them.
-    const typeRoots = [join(dirname(require.resolve('@types/node/package.json')), '..')];
-    const use = (wrap: boolean): string => {
-      const lines = [
-        `const licence = new Licence({ cle: process.env['LICENCE_KEY'] ?? '', cacheDir: '/var/lib/mon-theme', produit: 'mon-theme',`,
-        `  publicKeys: [${JSON.stringify(RFC8032_PUBLIC_KEY)}], url: 'https://licences.example.com', host: 'boutique.exemple.fr' });`,
-        `if (!(await licence.valide())) console.error(licence.message('fr'));`,
-        `if (licence.essai()) console.warn(licence.message('en'));`,
-        `const state: 'fresh' | 'refreshed' | 'grace' | 'lapsed' | undefined = licence.verdict?.state;`,
-        `console.log(state, (error: unknown) => error instanceof ValidationError && error.field === 'cle');`,
-      ];
-      const code = wrap ? [`export async function main(): Promise<void> {`, ...lines.map((line) => `  ${line}`), `}`] : [...lines, 'export {};'];
-      return [`import { Licence, ValidationError } from '@licence/client';`, '', ...code, ''].join('\n');
-    };
-    // A deliberate error: if the types did not resolve (any), or resolved wrongly, this would not be TS2322.
-    const broken = [`import { Licence } from '@licence/client';`, `declare const licence: Licence;`, `export const hote: number = licence.hote;`, ''].join('\n');
-    await Promise.all([
-      writeFile(join(product, 'usage.mts'), use(false)),
-      writeFile(join(product, 'usage.cts'), use(true)),
-      writeFile(join(product, 'usage.ts'), use(false)),
-      writeFile(join(product, 'broken.mts'), broken),
-      writeFile(join(product, 'broken.cts'), broken),
-      writeFile(join(product, 'broken.ts'), broken),
-    ]);
-    const configs = {
-      node16: { module: 'node16', moduleResolution: 'node16', files: ['usage.mts', 'usage.cts'], broken: ['broken.mts', 'broken.cts'] },
-      bundler: { module: 'esnext', moduleResolution: 'bundler', files: ['usage.ts'], broken: ['broken.ts'] },
-    };
-    const checks = Object.entries(configs).flatMap(([mode, { module, moduleResolution, files, broken: brokenFiles }]) =>
-      [
-        { name: `tsconfig.${mode}.json`, files, broken: false },
-        { name: `tsconfig.${mode}.broken.json`, files: [...brokenFiles].sort(), broken: true },
-      ].map(async ({ name, files: included, broken: isBroken }) => {
-        const compilerOptions = {
-          strict: true,
-          noEmit: true,
-          target: 'es2022',
-          lib: ['es2022'],
-          module,
-          moduleResolution,
-          types: ['node'],
-          typeRoots,
-          // Check the client's declaration files too, not only their use (the broken file only
-          // needs its own error, and skipping @types/node's halves the time).
-          skipLibCheck: isBroken,
-        };
-        await writeFile(join(product, name), `${JSON.stringify({ compilerOptions, files: included }, null, 2)}\n`);
-        const result = await run(process.execPath, [tsc, '-p', name, '--pretty', 'false'], { cwd: product, timeout: TEST_TIMEOUT_MS });
-        return { name, isBroken, included, ...result };
-      }),
-    );
-    for (const { name, isBroken, included, code, stdout } of await Promise.all(checks)) {
-      if (!isBroken) {
-        expect({ name, code, stdout }).toEqual({ name, code: 0, stdout: '' });
-        continue;
-      }
-      expect(code, name).not.toBe(0);
-      const errors = stdout.trim().split('\n').sort();
-      expect(errors, name).toEqual(
-        included.map((file) => expect.stringMatching(new RegExp(`^${file.replace('.', '\\.')}\\(3,14\\): error TS2322: Type 'string' is not assignable to type 'number'\\.$`))),
+  it(
+    'type-checks a product using it (strict) under node16 (ESM and CJS) and bundler resolution, and reports a type error',
+    async () => {
+      const tsc = require.resolve('typescript/lib/tsc.js');
+      // Node's types come from this workspace (a Node product has @types/node): no download for them.
+      const typeRoots = [join(dirname(require.resolve('@types/node/package.json')), '..')];
+      const use = (wrap: boolean): string => {
+        const lines = [
+          `const licence = new Licence({ cle: process.env['LICENCE_KEY'] ?? '', cacheDir: '/var/lib/mon-theme', produit: 'mon-theme',`,
+          `  publicKeys: [${JSON.stringify(RFC8032_PUBLIC_KEY)}], url: 'https://licences.example.com', host: 'boutique.exemple.fr' });`,
+          `if (!(await licence.valide())) console.error(licence.message('fr'));`,
+          `if (licence.essai()) console.warn(licence.message('en'));`,
+          `const state: 'fresh' | 'refreshed' | 'grace' | 'lapsed' | undefined = licence.verdict?.state;`,
+          `console.log(state, (error: unknown) => error instanceof ValidationError && error.field === 'cle');`,
+        ];
+        const code = wrap
+          ? [`export async function main(): Promise<void> {`, ...lines.map((line) => `  ${line}`), `}`]
+          : [...lines, 'export {};'];
+        return [`import { Licence, ValidationError } from '@licence/client';`, '', ...code, ''].join('\n');
+      };
+      // A deliberate error: if the types did not resolve (any), or resolved wrongly, this would not be TS2322.
+      const broken = [
+        `import { Licence } from '@licence/client';`,
+        `declare const licence: Licence;`,
+        `export const hote: number = licence.hote;`,
+        '',
+      ].join('\n');
+      await Promise.all([
+        writeFile(join(product, 'usage.mts'), use(false)),
+        writeFile(join(product, 'usage.cts'), use(true)),
+        writeFile(join(product, 'usage.ts'), use(false)),
+        writeFile(join(product, 'broken.mts'), broken),
+        writeFile(join(product, 'broken.cts'), broken),
+        writeFile(join(product, 'broken.ts'), broken),
+      ]);
+      const configs = {
+        node16: {
+          module: 'node16',
+          moduleResolution: 'node16',
+          files: ['usage.mts', 'usage.cts'],
+          broken: ['broken.mts', 'broken.cts'],
+        },
+        bundler: { module: 'esnext', moduleResolution: 'bundler', files: ['usage.ts'], broken: ['broken.ts'] },
+      };
+      const checks = Object.entries(configs).flatMap(
+        ([mode, { module, moduleResolution, files, broken: brokenFiles }]) =>
+          [
+            { name: `tsconfig.${mode}.json`, files, broken: false },
+            { name: `tsconfig.${mode}.broken.json`, files: [...brokenFiles].sort(), broken: true },
+          ].map(async ({ name, files: included, broken: isBroken }) => {
+            const compilerOptions = {
+              strict: true,
+              noEmit: true,
+              target: 'es2022',
+              lib: ['es2022'],
+              module,
+              moduleResolution,
+              types: ['node'],
+              typeRoots,
+              // Check the client's declaration files too, not only their use (the broken file only
+              // needs its own error, and skipping @types/node's halves the time).
+              skipLibCheck: isBroken,
+            };
+            await writeFile(join(product, name), `${JSON.stringify({ compilerOptions, files: included }, null, 2)}\n`);
+            const result = await run(process.execPath, [tsc, '-p', name, '--pretty', 'false'], {
+              cwd: product,
+              timeout: TEST_TIMEOUT_MS,
+            });
+            return { name, isBroken, included, ...result };
+          }),
       );
-    }
-  }, TEST_TIMEOUT_MS);
+      for (const { name, isBroken, included, code, stdout } of await Promise.all(checks)) {
+        if (!isBroken) {
+          expect({ name, code, stdout }).toEqual({ name, code: 0, stdout: '' });
+          continue;
+        }
+        expect(code, name).not.toBe(0);
+        const errors = stdout.trim().split('\n').sort();
+        expect(errors, name).toEqual(
+          included.map((file) =>
+            expect.stringMatching(
+              new RegExp(
+                `^${file.replace('.', '\\.')}\\(3,14\\): error TS2322: Type 'string' is not assignable to type 'number'\\.$`,
+              ),
+            ),
+          ),
+        );
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
 
 describe('the server packages and core, installed together with npm', () => {
@@ -386,21 +496,31 @@ describe('the server packages and core, installed together with npm', () => {
     otherHost: core.verifyEnvelope(envelope, [publicKey], { ...expectation, hote: 'autre.fr' }),
     untrustedKey: core.verifyEnvelope(envelope, [otherKey], expectation) }));`;
 
-  it.each(['mjs', 'cjs'] as const)('@licence/core signs a verdict and verifies it (%s)', async (format) => {
-    const result = await node(server, `core-check.${format}`, scripts({ core: '@licence/core' }, signAndVerify)[format]);
-    expect(result.resolved).toEqual({ '@licence/core': expect.stringMatching(format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/) });
-    expect(result).toMatchObject({
-      host: { hote: 'boutique.exemple.fr', registrable: 'exemple.fr', test: false },
-      ok: true,
-      domaine: 'exemple.fr',
-      bind: 'exemple.fr',
-      openssl: true,
-      verified: true,
-      tampered: false,
-      otherHost: false,
-      untrustedKey: false,
-    });
-  }, TEST_TIMEOUT_MS);
+  it.each(['mjs', 'cjs'] as const)(
+    '@licence/core signs a verdict and verifies it (%s)',
+    async (format) => {
+      const result = await node(
+        server,
+        `core-check.${format}`,
+        scripts({ core: '@licence/core' }, signAndVerify)[format],
+      );
+      expect(result.resolved).toEqual({
+        '@licence/core': expect.stringMatching(format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/),
+      });
+      expect(result).toMatchObject({
+        host: { hote: 'boutique.exemple.fr', registrable: 'exemple.fr', test: false },
+        ok: true,
+        domaine: 'exemple.fr',
+        bind: 'exemple.fr',
+        openssl: true,
+        verified: true,
+        tampered: false,
+        otherHost: false,
+        untrustedKey: false,
+      });
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   const roundTrip = `
   const { mkdtempSync, rmSync } = await import('node:fs');
@@ -430,32 +550,60 @@ describe('the server packages and core, installed together with npm', () => {
     rmSync(cacheDir, { recursive: true, force: true });
   }`;
 
-  it.each(['mjs', 'cjs'] as const)('@licence/client accepts a verdict @licence/core signed (%s)', async (format) => {
-    const result = await node(server, `round-trip.${format}`, scripts({ core: '@licence/core', client: '@licence/client' }, roundTrip)[format]);
-    const verdict = { runs: true, state: 'refreshed', ok: true, domaine: 'exemple.fr' };
-    expect(result.results).toEqual([
-      { crypto: 'node:crypto', ...verdict },
-      { crypto: 'noble', ...verdict },
-    ]);
-    const request = { url: 'https://licences.example.com/api/licence', hote: 'boutique.exemple.fr', produit: 'mon-theme' };
-    expect(result.requests).toEqual([request, request]);
-    // The client carries its own copy of core: its ValidationError is not @licence/core's
-    // (README "Install": catch the client's errors with the client's own exports).
-    expect(result.sameValidationError).toBe(false);
-  }, TEST_TIMEOUT_MS);
+  it.each(['mjs', 'cjs'] as const)(
+    '@licence/client accepts a verdict @licence/core signed (%s)',
+    async (format) => {
+      const result = await node(
+        server,
+        `round-trip.${format}`,
+        scripts({ core: '@licence/core', client: '@licence/client' }, roundTrip)[format],
+      );
+      const verdict = { runs: true, state: 'refreshed', ok: true, domaine: 'exemple.fr' };
+      expect(result.results).toEqual([
+        { crypto: 'node:crypto', ...verdict },
+        { crypto: 'noble', ...verdict },
+      ]);
+      const request = {
+        url: 'https://licences.example.com/api/licence',
+        hote: 'boutique.exemple.fr',
+        produit: 'mon-theme',
+      };
+      expect(result.requests).toEqual([request, request]);
+      // The client carries its own copy of core: its ValidationError is not @licence/core's
+      // (README "Install": catch the client's errors with the client's own exports).
+      expect(result.sameValidationError).toBe(false);
+    },
+    TEST_TIMEOUT_MS,
+  );
 
   const load = `
   console.log(JSON.stringify({ resolved, createService: typeof service.createService, createKeyAdmin: typeof service.createKeyAdmin,
     openSqliteStore: typeof sqlite.openSqliteStore, openPostgresStore: typeof postgres.openPostgresStore,
     keyCases: vectors.loadVectors('keys').cases.length, httpCases: vectors.loadHttpVectors().cases.length }));`;
-  const serverModules = { service: '@licence/service', sqlite: '@licence/store-sqlite', postgres: '@licence/store-postgres', vectors: '@licence/vectors' };
+  const serverModules = {
+    service: '@licence/service',
+    sqlite: '@licence/store-sqlite',
+    postgres: '@licence/store-postgres',
+    vectors: '@licence/vectors',
+  };
 
-  it.each(['mjs', 'cjs'] as const)('@licence/service, both stores and @licence/vectors load (%s)', async (format) => {
-    const result = await node(server, `server-check.${format}`, scripts(serverModules, load)[format]);
-    const entry = format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/;
-    expect(result.resolved).toEqual(Object.fromEntries(Object.values(serverModules).map((specifier) => [specifier, expect.stringMatching(entry)])));
-    expect(result).toMatchObject({ createService: 'function', createKeyAdmin: 'function', openSqliteStore: 'function', openPostgresStore: 'function' });
-    expect(result.keyCases).toBeGreaterThan(0);
-    expect(result.httpCases).toBeGreaterThan(0);
-  }, TEST_TIMEOUT_MS);
+  it.each(['mjs', 'cjs'] as const)(
+    '@licence/service, both stores and @licence/vectors load (%s)',
+    async (format) => {
+      const result = await node(server, `server-check.${format}`, scripts(serverModules, load)[format]);
+      const entry = format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/;
+      expect(result.resolved).toEqual(
+        Object.fromEntries(Object.values(serverModules).map((specifier) => [specifier, expect.stringMatching(entry)])),
+      );
+      expect(result).toMatchObject({
+        createService: 'function',
+        createKeyAdmin: 'function',
+        openSqliteStore: 'function',
+        openPostgresStore: 'function',
+      });
+      expect(result.keyCases).toBeGreaterThan(0);
+      expect(result.httpCases).toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -6,7 +6,11 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 /** Debian's place for the server binaries (where the postgresql package installs PostgreSQL 15). */
-export const DEBIAN_BIN_DIRS: readonly string[] = ['/usr/lib/postgresql/17/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/15/bin'];
+export const DEBIAN_BIN_DIRS: readonly string[] = [
+  '/usr/lib/postgresql/17/bin',
+  '/usr/lib/postgresql/16/bin',
+  '/usr/lib/postgresql/15/bin',
+];
 
 async function hasServerBinaries(dir: string): Promise<boolean> {
   try {

@@ -21,7 +21,9 @@ describe('postgresAvailability (skip loudly outside CI, fail in CI)', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     expect(await postgresAvailability('store-postgres', { CI: 'false' }, none)).toEqual({ binDir: null });
     expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0]?.[0])).toMatch(/^PostgreSQL binaries not found: skipping the store-postgres PostgreSQL tests/);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(
+      /^PostgreSQL binaries not found: skipping the store-postgres PostgreSQL tests/,
+    );
   });
 
   it('fails in CI instead of skipping', async () => {

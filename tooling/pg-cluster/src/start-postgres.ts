@@ -53,7 +53,9 @@ function isRoot(): boolean {
  */
 function command(binDir: string, tool: string, args: readonly string[]): { file: string; args: string[] } {
   const path = join(binDir, tool);
-  return isRoot() ? { file: 'runuser', args: ['-u', 'postgres', '--', path, ...args] } : { file: path, args: [...args] };
+  return isRoot()
+    ? { file: 'runuser', args: ['-u', 'postgres', '--', path, ...args] }
+    : { file: path, args: [...args] };
 }
 
 function describeError(error: unknown): string {
@@ -130,7 +132,18 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       `-k ${dataDir}`,
       ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
     ];
-    await tool(binDir ?? '', 'pg_ctl', ['-D', dataDir, '-l', logFile, '-w', '-t', '30', '-o', flags.join(' '), 'start']);
+    await tool(binDir ?? '', 'pg_ctl', [
+      '-D',
+      dataDir,
+      '-l',
+      logFile,
+      '-w',
+      '-t',
+      '30',
+      '-o',
+      flags.join(' '),
+      'start',
+    ]);
     running = true;
   }
 
@@ -145,7 +158,9 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     databases += 1;
     const database = name ?? `licence_${process.pid}_${databases}`;
     if (!DATABASE_NAME.test(database)) {
-      throw new Error(`createDatabase: expected a name matching ${DATABASE_NAME.source}, got ${JSON.stringify(database)}`);
+      throw new Error(
+        `createDatabase: expected a name matching ${DATABASE_NAME.source}, got ${JSON.stringify(database)}`,
+      );
     }
     const client = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
     await client.connect();
@@ -165,7 +180,18 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     }
     // --no-sync: nothing of a throwaway cluster needs to reach the disk; C locale, UTF-8: the
     // same ordering on every machine.
-    await tool(binDir, 'initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions']);
+    await tool(binDir, 'initdb', [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--locale=C',
+      '--no-sync',
+      '--no-instructions',
+    ]);
     // The port was free a moment ago; another process may have taken it since: try a few.
     for (let attempt = 1; ; attempt += 1) {
       port = await freePort();

@@ -17,10 +17,7 @@ import type { NewKey, ProductRecord, RequestLogEntry, Store } from '../ports.js'
  * });
  * ```
  */
-export function storeContract(
-  name: string,
-  open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>,
-): void {
+export function storeContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
   describe(`Store contract: ${name}`, () => {
     let store: Store;
     let cleanup: (() => Promise<void>) | undefined;
@@ -171,7 +168,7 @@ export function storeContract(
         expect((await store.findKeyByHash(key.hash))?.opens).toEqual(['plugin']);
       });
 
-      it("opens every product of the author for a dev key, including products added later (docs/protocol.md#key-lifecycle)", async () => {
+      it('opens every product of the author for a dev key, including products added later (docs/protocol.md#key-lifecycle)', async () => {
         const key = newKey({ kind: 'dev', sites: 0 });
         const id = await created(key);
         expect([...((await store.findKeyByHash(key.hash))?.opens ?? [])].sort()).toEqual(['plugin', 'theme']);
@@ -370,7 +367,12 @@ export function storeContract(
       it("revokes an active key and keeps the reason; a second revoke is 'not-active'", async () => {
         expect(await store.revokeKey(keyId, 'chargeback', T0 + 10)).toBe('revoked');
         const revoked = await store.findKeyById(keyId);
-        expect(revoked).toMatchObject({ status: 'revocation', endedAt: T0 + 10, reason: 'chargeback', replacedBy: null });
+        expect(revoked).toMatchObject({
+          status: 'revocation',
+          endedAt: T0 + 10,
+          reason: 'chargeback',
+          replacedBy: null,
+        });
         expect(revoked?.domains.map((d) => d.domain)).toEqual(['a.fr']);
         expect(await store.revokeKey(keyId, 'again', T0 + 20)).toBe('not-active');
         expect(await store.findKeyById(keyId)).toMatchObject({ endedAt: T0 + 10, reason: 'chargeback' });
