@@ -1,11 +1,8 @@
 import type { RateLimiter } from './ports.js';
+import { retryAfterSeconds, slidingWindow } from './sliding-window.js';
+import type { SlidingWindowOptions } from './sliding-window.js';
 
-export interface MemoryRateLimiterOptions {
-  /** Accepted requests per client in any window (docs/protocol.md#rate-limit: 30). */
-  readonly limit?: number;
-  /** The sliding window in milliseconds (docs/protocol.md#rate-limit: 60 s). */
-  readonly windowMs?: number;
-}
+export type MemoryRateLimiterOptions = SlidingWindowOptions;
 
 /**
  * The rate limit (docs/protocol.md#rate-limit) for one process: a sliding window LOG, not clock
@@ -20,12 +17,7 @@ export interface MemoryRateLimiterOptions {
 export function createMemoryRateLimiter(
   options: MemoryRateLimiterOptions = {},
 ): RateLimiter & { readonly size: () => number } {
-  const limit = options.limit ?? 30;
-  const windowMs = options.windowMs ?? 60_000;
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new RangeError(`limit: expected an integer >= 1, got ${String(limit)}`);
-  if (!Number.isInteger(windowMs) || windowMs < 1)
-    throw new RangeError(`windowMs: expected an integer >= 1, got ${String(windowMs)}`);
+  const { limit, windowMs } = slidingWindow(options);
 
   /** Client -> accepted request times, oldest first. */
   const clients = new Map<string, number[]>();
@@ -60,8 +52,7 @@ export function createMemoryRateLimiter(
         times.push(Math.max(nowMs, times[times.length - 1] ?? nowMs));
         return Promise.resolve({ allowed: true, retryAfter: 0 });
       }
-      const oldest = times[0] ?? nowMs;
-      const retryAfter = Math.max(1, Math.ceil((oldest + windowMs - nowMs) / 1000));
+      const retryAfter = retryAfterSeconds(times[0] ?? nowMs, windowMs, nowMs);
       return Promise.resolve({ allowed: false, retryAfter });
     },
     /** How many clients are tracked (for tests of the memory bound). */

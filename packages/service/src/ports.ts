@@ -108,6 +108,14 @@ export interface RequestLogEntry {
   readonly ip: string;
 }
 
+/**
+ * What every Store write that creates a record answers (addProduct, insertKey, replaceKey): the new
+ * record's id, or why nothing was created, and then nothing changed.
+ */
+export type Created<Refusal extends string> =
+  | { readonly result: 'created'; readonly id: string }
+  | { readonly result: Refusal };
+
 export interface Installation {
   readonly keyId: string;
   readonly hint: string;
@@ -138,23 +146,21 @@ export interface Store {
   touchDomain(keyId: string, domain: string, now: number): Promise<void>;
   logRequest(entry: RequestLogEntry): Promise<void>;
 
-  /** 'exists' when the id is taken (409). */
-  addProduct(product: ProductRecord): Promise<'created' | 'exists'>;
+  /** Created with `id` = the product's id; 'exists' when the id is taken (409). */
+  addProduct(product: ProductRecord): Promise<Created<'exists'>>;
   getProduct(id: string): Promise<ProductRecord | null>;
   /**
    * Stores a new key with optional initial domains. 'no-product' when the product is unknown;
    * 'dev-exists' when `kind` is dev and the product already has a live dev key
    * (docs/protocol.md#key-lifecycle: 409).
    */
-  insertKey(
-    key: NewKey,
-    domains?: readonly string[],
-  ): Promise<{ readonly result: 'created'; readonly id: string } | { readonly result: 'no-product' | 'dev-exists' }>;
+  insertKey(key: NewKey, domains?: readonly string[]): Promise<Created<'no-product' | 'dev-exists'>>;
   /**
    * Regenerate or transfer (docs/protocol.md#key-lifecycle), atomically: the old key, if still
    * active, takes `status` with `endedAt` = `now` and `replacedBy`, and the new key is stored with
-   * `domains` bound (first and last seen = `now` for new ones, kept for carried-over ones).
-   * 'not-active' when the old key is no longer active (409), and then nothing changes.
+   * `domains` bound (first and last seen = `now` for new ones, kept for carried-over ones); the
+   * new key's id is answered. 'not-active' when the old key is no longer active (409), and then
+   * nothing changes.
    */
   replaceKey(
     oldId: string,
@@ -162,7 +168,7 @@ export interface Store {
     newKey: NewKey,
     domains: readonly string[],
     now: number,
-  ): Promise<{ readonly result: 'replaced'; readonly id: string } | { readonly result: 'not-active' }>;
+  ): Promise<Created<'not-active'>>;
   /**
    * Revokes an active key (docs/protocol.md#key-lifecycle). 'not-active' when it is no longer
    * active (409).

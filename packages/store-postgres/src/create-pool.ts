@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { describeError, errorMessage } from '@licence/core';
 import type { Logger } from '@licence/service';
 
 export interface PostgresPoolOptions {
@@ -37,10 +38,6 @@ export const QUERY_TIMEOUT_MARGIN_MS = 250;
  */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 10_000;
 
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * The database as error messages and logs name it: host, port and database, never the user or
  * password (the connection string may hold one).
@@ -78,7 +75,7 @@ export function createPool(options: PostgresStoreOptions): pg.Pool {
   // listener Node would end the process. The pool opens a new one on the next request.
   pool.on('error', (error) => {
     if (logger === undefined) {
-      console.warn(`postgres store: idle connection lost: ${describeError(error)}`);
+      console.warn(`postgres store: idle connection lost: ${errorMessage(error)}`);
     } else {
       logger.warn({ err: describeError(error) }, 'postgres store: idle connection lost');
     }

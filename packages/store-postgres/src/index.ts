@@ -9,8 +9,11 @@ export {
   QUERY_TIMEOUT_MARGIN_MS,
 } from './create-pool.js';
 export type { PostgresPoolOptions, PostgresStoreOptions } from './create-pool.js';
-export { openPostgresStore, PURGE_CHUNK } from './open-postgres-store.js';
-export { MIGRATION_LOCK, MIGRATIONS, SCHEMA_VERSION, SchemaVersionError } from './migrations.js';
+export { openPostgresStore } from './open-postgres-store.js';
+export { PURGE_CHUNK } from './purge-ips.js';
+export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+export { MIGRATION_LOCK } from './migrate.js';
+export { SchemaVersionError } from '@licence/service';
 export { openPostgres } from './open-postgres.js';
 export type { OpenPostgresOptions, PostgresBackend } from './open-postgres.js';
 export { createPostgresRateLimiter } from './postgres-rate-limiter.js';

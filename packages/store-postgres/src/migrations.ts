@@ -1,13 +1,11 @@
-import type { PoolClient } from 'pg';
-import type { Logger } from '@licence/service';
-
 /**
  * The schema, as an ordered list of steps; step N (1-based) is version N of the table
  * `schema_migrations`. A released step is never edited: a change is a new step at the end.
  * The same schema ideas as the SQLite store (docs/protocol.md#key-lifecycle, #privacy, nothing
  * more): products with their author; keys as SHA-256 + hint, never the key; bound domains with
  * position, first and last seen; the request log (time, key, host, client IP erased by the purge).
- * Times are whole seconds (`bigint`).
+ * Times are whole seconds (`bigint`). The tables are those of store-sqlite/src/migrations.ts, on
+ * purpose written twice: each in its own SQL dialect.
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -63,58 +61,19 @@ export const MIGRATIONS: readonly string[] = [
   -- index keeps it small and the daily run cheap.
   CREATE INDEX request_log_ip_at ON request_log (at) WHERE ip IS NOT NULL;
   `,
-  // 2: the rate limit shared by every process on this database (docs/protocol.md#rate-limit). One
-  // row per counted request; a refused request writes nothing. Times are milliseconds (the
-  // RateLimiter port speaks ms), unlike the seconds of the tables above.
+  // 2: the hot path, one round trip per batch of requests where it would take several
+  // (docs/protocol.md#storage): the rate limit shared by every process on this database
+  // (docs/protocol.md#rate-limit), and the bindings and last-seen updates of many requests in one
+  // statement each (docs/protocol.md#verdict rules 7 and 8).
   `
-  CREATE TABLE rate_limit_hits (
-    client text NOT NULL,
-    at_ms  bigint NOT NULL
-  );
-  -- A hit reads and deletes one client's rows, oldest first.
-  CREATE INDEX rate_limit_hits_client_at ON rate_limit_hits (client, at_ms);
-  -- The periodic sweep deletes every client's old rows by time.
-  CREATE INDEX rate_limit_hits_at ON rate_limit_hits (at_ms);
-
-  -- One hit in ONE round trip and its own transaction (an autocommit statement). The advisory
-  -- lock (two-int4 key space, class RATE_LIMIT_LOCK_CLASS, so it never meets MIGRATION_LOCK) queues
-  -- every process hitting the same client; the statements after it, each with a new snapshot
-  -- (READ COMMITTED, volatile function), see what the previous holder committed, so two
-  -- processes never both take the last slot. The lock is released at the end of the statement's
-  -- transaction (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS).
-  CREATE FUNCTION rate_limit_hit(p_client text, p_now bigint, p_window bigint, p_limit integer,
-                                 OUT allowed boolean, OUT oldest bigint)
-  LANGUAGE plpgsql VOLATILE AS $fn$
-  DECLARE
-    counted integer;
-    latest  bigint;
-  BEGIN
-    PERFORM pg_advisory_xact_lock(29292, hashtext(p_client));
-    DELETE FROM rate_limit_hits WHERE client = p_client AND at_ms + p_window <= p_now;
-    SELECT count(*), min(at_ms), max(at_ms) INTO counted, oldest, latest
-      FROM rate_limit_hits WHERE client = p_client;
-    IF counted < p_limit THEN
-      -- A clock that steps back must not count a hit before the latest one (as the memory limiter).
-      INSERT INTO rate_limit_hits (client, at_ms) VALUES (p_client, greatest(p_now, coalesce(latest, p_now)));
-      allowed := true;
-    ELSE
-      allowed := false;
-    END IF;
-  END
-  $fn$;
-  `,
-  // 3: one round trip where the hot path took several (docs/protocol.md#storage). The statements
-  // are those of step 2 and of the store's former bindDomain transaction, unchanged in meaning.
-  `
-  -- The rate limit's sliding-window log, one row per client instead of one per hit: "hits" holds
-  -- the counted hits still in the window, oldest first, in ms (never more than the limit). A hit
-  -- locks its client's row (FOR UPDATE; a new client's INSERT ... ON CONFLICT), so every process
-  -- hitting the same client queues there, and under READ COMMITTED each statement after the lock
-  -- sees what the previous holder committed: two processes never both take the last slot. No
-  -- advisory lock and no index entry per hit. The step-2 table and function are dropped: no
-  -- released build used them.
-  DROP FUNCTION rate_limit_hit(text, bigint, bigint, integer);
-  DROP TABLE rate_limit_hits;
+  -- The rate limit's sliding-window log (docs/protocol.md#rate-limit), one row per client: "hits"
+  -- holds the counted hits still in the window, oldest first, never more than the limit; a refused
+  -- hit writes nothing. Times are milliseconds (the RateLimiter port speaks ms), unlike the seconds
+  -- of the tables of step 1. A hit locks its client's row (FOR UPDATE; a new client's INSERT ...
+  -- ON CONFLICT), so every process hitting the same client queues there, and under READ COMMITTED
+  -- each statement after the lock sees what the previous holder committed: two processes never
+  -- both take the last slot. One row per client rather than one per hit: no index entry and no
+  -- advisory lock per hit.
   CREATE TABLE rate_limit_windows (
     client text PRIMARY KEY,
     hits   bigint[] NOT NULL
@@ -262,91 +221,3 @@ export const MIGRATIONS: readonly string[] = [
 
 /** The schema version this build writes: the highest version in `schema_migrations`. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
-
-/**
- * The advisory lock every migrating process takes (transaction-scoped), so two processes starting
- * together on a new database migrate it once: the second waits, then sees the new version.
- * Any constant works as long as it never changes; this one is "licence" in ASCII.
- */
-export const MIGRATION_LOCK = 0x6c6963656e6365n;
-
-/** Thrown when the database was migrated by a newer build: reading it could misread or lose data. */
-export class SchemaVersionError extends Error {
-  override readonly name = 'SchemaVersionError';
-  constructor(
-    readonly database: string,
-    readonly found: number,
-    readonly supported: number,
-  ) {
-    super(
-      `${database}: schema version ${found} is newer than this build supports (${supported}); ` +
-        'upgrade @licence/store-postgres, or use a copy of the data made before the upgrade',
-    );
-  }
-}
-
-const CREATE_TABLE = `
-  CREATE TABLE IF NOT EXISTS schema_migrations (
-    version    integer PRIMARY KEY,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`;
-
-/** The database's schema version: 0 when it has no `schema_migrations` table yet. */
-export async function schemaVersion(client: PoolClient): Promise<number> {
-  const table = await client.query<{ present: boolean }>(
-    "SELECT to_regclass('schema_migrations') IS NOT NULL AS present",
-  );
-  if (table.rows[0]?.present !== true) {
-    return 0;
-  }
-  const result = await client.query<{ version: number | null }>(
-    'SELECT max(version) AS version FROM schema_migrations',
-  );
-  return result.rows[0]?.version ?? 0;
-}
-
-function refuseNewer(database: string, found: number): void {
-  if (found > SCHEMA_VERSION) {
-    throw new SchemaVersionError(database, found, SCHEMA_VERSION);
-  }
-}
-
-/**
- * Brings the database to SCHEMA_VERSION and returns the version it had. All pending steps and
- * their `schema_migrations` rows commit in ONE transaction (PostgreSQL's DDL is transactional: a
- * failed step leaves the old version whole) holding `pg_advisory_xact_lock(MIGRATION_LOCK)`.
- * A database at the current version is only read: the usual start takes no lock at all.
- */
-export async function migrate(client: PoolClient, database: string, logger?: Logger): Promise<number> {
-  const seen = await schemaVersion(client);
-  refuseNewer(database, seen);
-  if (seen === SCHEMA_VERSION) {
-    return seen;
-  }
-  await client.query('BEGIN');
-  try {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()]);
-    await client.query(CREATE_TABLE);
-    // Read again under the lock: another process may have migrated meanwhile.
-    const from = await schemaVersion(client);
-    refuseNewer(database, from);
-    for (let version = from + 1; version <= SCHEMA_VERSION; version += 1) {
-      const step = MIGRATIONS[version - 1];
-      if (step === undefined) {
-        throw new RangeError(`migration ${version} is missing`);
-      }
-      await client.query(step);
-      await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
-    }
-    await client.query('COMMIT');
-    if (from !== SCHEMA_VERSION) {
-      logger?.info({ from, to: SCHEMA_VERSION }, 'postgres store: schema migrated');
-    }
-    return from;
-  } catch (error) {
-    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-      logger?.warn({ err: String(rollbackError) }, 'postgres store: rollback of a failed migration failed');
-    });
-    throw error;
-  }
-}

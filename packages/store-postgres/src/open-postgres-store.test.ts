@@ -4,11 +4,13 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
 import type { PostgresCluster } from '@licence/pg-cluster';
+import { SchemaVersionError } from '@licence/service';
 import type { Logger, Store } from '@licence/service';
 import { storeContract } from '@licence/service/testing';
 import { createPool } from './create-pool.js';
-import { MIGRATIONS, SCHEMA_VERSION, SchemaVersionError } from './migrations.js';
-import { openPostgresStore, PURGE_CHUNK } from './open-postgres-store.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { openPostgresStore } from './open-postgres-store.js';
+import { PURGE_CHUNK } from './purge-ips.js';
 
 // With the binaries the suite runs; without them it is skipped with one loud line, and
 // in CI (CI=true) this line rejects so the file fails instead of passing empty.
@@ -111,6 +113,15 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         'request_log',
         'schema_migrations',
       ]);
+      // The hot path's functions, and nothing else: the final schema, not a trace of an earlier one.
+      const functions = await withClient(url, async (client) =>
+        (
+          await client.query<{ name: string }>(
+            "SELECT proname AS name FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY 1",
+          )
+        ).rows.map((r) => r.name),
+      );
+      expect(functions).toEqual(['bind_domain', 'bind_domains', 'rate_limit_hit_batch', 'touch_domains']);
       expect(logger.lines.some((line) => line.includes('schema migrated'))).toBe(true);
     });
 

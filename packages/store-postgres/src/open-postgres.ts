@@ -1,4 +1,4 @@
-import type { Store } from '@licence/service';
+import type { SlidingWindowOptions, Store } from '@licence/service';
 import { createPool } from './create-pool.js';
 import type { PostgresStoreOptions } from './create-pool.js';
 import { openStoreOnPool } from './open-postgres-store.js';
@@ -10,7 +10,7 @@ export interface OpenPostgresOptions extends PostgresStoreOptions {
    * The rate limit of docs/protocol.md#rate-limit (default 30 accepted requests per client in any
    * 60 s window).
    */
-  readonly rateLimit?: { readonly limit?: number; readonly windowMs?: number };
+  readonly rateLimit?: SlidingWindowOptions;
 }
 
 /** The store and the shared rate limit on one pool: what a server process runs on. */

@@ -1,12 +1,13 @@
-import { KEY_KINDS, KEY_STATUSES } from '@licence/core';
-import type { KeyKind, KeyStatus } from '@licence/core';
+import { isRecord } from '@licence/core';
+import { storedKeyKind, storedKeyStatus } from '@licence/service';
 import type { BoundDomain, Installation, ProductRecord, StoredKey } from '@licence/service';
 
 /**
  * Rows as `pg` returns them: `bigint` (int8) columns come as decimal STRINGS (pg's default, so
  * nothing above 2^53 is rounded silently); ids stay strings (the port's ids are strings), times
  * are turned into numbers here, checked. Domains come as one JSON array per key (json_agg), where
- * bigints are JSON numbers.
+ * bigints are JSON numbers. Twin of KeyRow in store-sqlite/src/rows.ts on purpose: the same
+ * columns, typed as each driver returns them.
  */
 export interface KeyRow {
   readonly id: string;
@@ -62,40 +63,6 @@ export function domainsOf(keyId: string): string {
   );
 }
 
-/** core has one, but does not export it (its index.ts): a JSON object, not an array. */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isKeyKind(value: string): value is KeyKind {
-  return (KEY_KINDS as readonly string[]).includes(value);
-}
-
-function isKeyStatus(value: string): value is KeyStatus {
-  return (KEY_STATUSES as readonly string[]).includes(value);
-}
-
-/**
- * The CHECK constraints already hold these; a value outside them means a database edited by hand
- * or by a newer build, and is refused rather than guessed (docs/protocol.md#errors: a fault is a
- * 5xx, never a verdict made up from bad data).
- */
-export function keyKind(id: string, kind: string): KeyKind {
-  if (!isKeyKind(kind)) {
-    throw new TypeError(`keys.kind of key ${id}: expected one of ${KEY_KINDS.join(', ')}, got ${JSON.stringify(kind)}`);
-  }
-  return kind;
-}
-
-export function keyStatus(id: string, status: string): KeyStatus {
-  if (!isKeyStatus(status)) {
-    throw new TypeError(
-      `keys.status of key ${id}: expected one of ${KEY_STATUSES.join(', ')}, got ${JSON.stringify(status)}`,
-    );
-  }
-  return status;
-}
-
 /** An int8 time (seconds) as a number; refuses what a number cannot hold exactly. */
 export function seconds(column: string, value: string | number): number {
   const n = typeof value === 'number' ? value : Number(value);
@@ -135,8 +102,8 @@ export function toStoredKey(row: KeyRow): StoredKey {
     hash: row.hash,
     hint: row.hint,
     produit: row.product_id,
-    kind: keyKind(row.id, row.kind),
-    status: keyStatus(row.id, row.status),
+    kind: storedKeyKind(row.id, row.kind),
+    status: storedKeyStatus(row.id, row.status),
     sites: row.sites,
     expiresAt: nullableSeconds('keys.expires_at', row.expires_at),
     endedAt: nullableSeconds('keys.ended_at', row.ended_at),
@@ -152,8 +119,8 @@ export function toInstallation(row: InstallationRow): Installation {
   return {
     keyId: row.id,
     hint: row.hint,
-    kind: keyKind(row.id, row.kind),
-    status: keyStatus(row.id, row.status),
+    kind: storedKeyKind(row.id, row.kind),
+    status: storedKeyStatus(row.id, row.status),
     domains: toBoundDomains(row.id, row.domains),
   };
 }

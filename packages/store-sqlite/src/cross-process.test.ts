@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { build } from 'tsup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from './open-sqlite-store.js';
+import { insertedKeyId, themeKey } from '../test/theme-key.js';
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const worker = join(packageDir, 'test', 'bind-worker.mjs');
@@ -93,22 +94,11 @@ describe('bindDomain across processes (docs/protocol.md#verdict: binding is atom
     const file = join(dir, 'licence.db');
     const setup = openSqliteStore({ file });
     await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
-    const inserted = await setup.insertKey({
-      hash: 'f'.repeat(64),
-      hint: 'AB12',
-      produit: 'theme',
-      kind: 'buyer',
-      sites: 3,
-      expiresAt: null,
-      createdAt: 1,
-    });
-    if (inserted.result !== 'created') {
-      throw new Error(`insertKey: ${inserted.result}`);
-    }
+    const keyId = await insertedKeyId(setup, themeKey('f'.repeat(64), { sites: 3 }));
     await setup.close();
 
-    const a = start([bundle, file, inserted.id, 'a', '50']);
-    const b = start([bundle, file, inserted.id, 'b', '50']);
+    const a = start([bundle, file, keyId, 'a', '50']);
+    const b = start([bundle, file, keyId, 'b', '50']);
     children.push(a.child, b.child);
     await Promise.all([a.ready, b.ready]);
     a.child.send('go');
@@ -121,7 +111,7 @@ describe('bindDomain across processes (docs/protocol.md#verdict: binding is atom
     expect(results.filter((r) => r === 'full')).toHaveLength(97);
 
     const check = openSqliteStore({ file });
-    const key = await check.findKeyById(inserted.id);
+    const key = await check.findKeyById(keyId);
     await check.close();
     expect(key?.domains).toHaveLength(3);
     expect(new Set(key?.domains.map((d) => d.domain)).size).toBe(3);
@@ -131,23 +121,12 @@ describe('bindDomain across processes (docs/protocol.md#verdict: binding is atom
     const file = join(dir, 'locked.db');
     const setup = openSqliteStore({ file });
     await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
-    const inserted = await setup.insertKey({
-      hash: 'e'.repeat(64),
-      hint: 'AB12',
-      produit: 'theme',
-      kind: 'buyer',
-      sites: 1,
-      expiresAt: null,
-      createdAt: 1,
-    });
+    const keyId = await insertedKeyId(setup, themeKey('e'.repeat(64)));
     await setup.close();
-    if (inserted.result !== 'created') {
-      throw new Error(`insertKey: ${inserted.result}`);
-    }
 
     const holder = new Database(file);
     holder.exec('BEGIN IMMEDIATE');
-    const child = start([bundle, file, inserted.id, 'locked', '1']);
+    const child = start([bundle, file, keyId, 'locked', '1']);
     children.push(child.child);
     await child.ready;
     child.child.send('go');

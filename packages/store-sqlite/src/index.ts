@@ -1,5 +1,8 @@
 // @licence/store-sqlite: the embedded default store (CONTRIBUTING.md#architecture). This file only
 // re-exports.
-export { BUSY_TIMEOUT_MS, openSqliteStore, PURGE_CHUNK } from './open-sqlite-store.js';
+export { openSqliteStore } from './open-sqlite-store.js';
 export type { SqliteStoreOptions } from './open-sqlite-store.js';
-export { MIGRATIONS, SCHEMA_VERSION, SchemaVersionError } from './migrations.js';
+export { BUSY_TIMEOUT_MS } from './open-database.js';
+export { PURGE_CHUNK } from './purge-ips.js';
+export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+export { SchemaVersionError } from '@licence/service';

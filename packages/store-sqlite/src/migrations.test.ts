@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, migrate, SCHEMA_VERSION, SchemaVersionError } from './migrations.js';
+import { SchemaVersionError } from '@licence/service';
+import { MIGRATIONS, migrate, SCHEMA_VERSION } from './migrations.js';
 import { openSqliteStore } from './open-sqlite-store.js';
+import { insertedKeyId, themeKey } from '../test/theme-key.js';
 
 function pragma(file: string, name: string): unknown {
   const db = new Database(file, { readonly: true });
@@ -107,26 +109,15 @@ describe('migrations', () => {
 
   it('turns foreign keys on for the connection', async () => {
     const store = openSqliteStore({ file });
-    const key = {
-      hash: 'd'.repeat(64),
-      hint: 'AB12',
-      produit: 'theme',
-      kind: 'buyer',
-      sites: 1,
-      expiresAt: null,
-      createdAt: 1,
-    } as const;
+    const key = themeKey('d'.repeat(64));
     // The store checks the product itself; the foreign key is what stops a key row for a missing
     // product if that check were ever skipped, seen here through replaceKey's insert.
     await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
-    const inserted = await store.insertKey(key);
-    if (inserted.result !== 'created') {
-      throw new Error(`insertKey: ${inserted.result}`);
-    }
+    const keyId = await insertedKeyId(store, key);
     await expect(
-      store.replaceKey(inserted.id, 'regeneration', { ...key, hash: 'e'.repeat(64), produit: 'nothing-here' }, [], 2),
+      store.replaceKey(keyId, 'regeneration', { ...key, hash: 'e'.repeat(64), produit: 'nothing-here' }, [], 2),
     ).rejects.toThrow(/FOREIGN KEY/);
-    expect((await store.findKeyById(inserted.id))?.status).toBe('active');
+    expect((await store.findKeyById(keyId))?.status).toBe('active');
     await store.close();
   });
 });

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { pendingMigrations, refuseNewerSchema } from '@licence/service';
 import type { Logger } from '@licence/service';
 
 /**
@@ -11,6 +12,9 @@ import type { Logger } from '@licence/service';
  * - keys: SHA-256 of the normalised key (hex) and its last four characters, never the key;
  * - bound domains: the registrable domain, its binding position, first and last seen;
  * - the request log: time, key (null when unknown), host, client IP (erased by the purge).
+ *
+ * The same tables as store-postgres/src/migrations.ts, on purpose written twice: each in its own
+ * SQL dialect (types, identities, WITHOUT ROWID).
  */
 export const MIGRATIONS: readonly string[] = [
   `
@@ -72,21 +76,6 @@ export const MIGRATIONS: readonly string[] = [
 /** The schema version this build writes (SQLite's `user_version` after the last step). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Thrown when a file was written by a newer build: reading it could misread or lose data. */
-export class SchemaVersionError extends Error {
-  override readonly name = 'SchemaVersionError';
-  constructor(
-    readonly file: string,
-    readonly found: number,
-    readonly supported: number,
-  ) {
-    super(
-      `${file}: schema version ${found} is newer than this build supports (${supported}); ` +
-        'upgrade @licence/store-sqlite, or use a copy of the data made before the upgrade',
-    );
-  }
-}
-
 export function userVersion(db: Database.Database): number {
   const value: unknown = db.pragma('user_version', { simple: true });
   if (typeof value !== 'number' || !Number.isInteger(value)) {
@@ -99,20 +88,19 @@ export function userVersion(db: Database.Database): number {
  * Refuses a file from a newer build before anything writes to it (even the WAL switch changes
  * the file header), so an older build run by mistake leaves that file exactly as it was.
  */
-export function refuseNewerSchema(db: Database.Database, file: string): void {
-  const found = userVersion(db);
-  if (found > SCHEMA_VERSION) {
-    throw new SchemaVersionError(file, found, SCHEMA_VERSION);
-  }
+export function refuseNewerFile(db: Database.Database, file: string): void {
+  refuseNewerSchema(file, userVersion(db), SCHEMA_VERSION, '@licence/store-sqlite');
 }
 
 /**
- * Brings the file to SCHEMA_VERSION. All pending steps and the new `user_version` commit in ONE
- * immediate transaction: a crash leaves the old version whole, and two processes opening a new
- * file at once migrate it once (the second waits on the lock, then sees the new version).
+ * Brings the file to SCHEMA_VERSION and returns the version it had. All pending steps and the new
+ * `user_version` commit in ONE immediate transaction: a crash leaves the old version whole, and
+ * two processes opening a new file at once migrate it once (the second waits on the lock, then
+ * sees the new version). The runner is the twin of store-postgres/src/migrate.ts, apart because
+ * better-sqlite3 is synchronous and pg is not; the checks are shared (@licence/service).
  */
 export function migrate(db: Database.Database, file: string, logger?: Logger): number {
-  refuseNewerSchema(db, file);
+  refuseNewerFile(db, file);
   if (userVersion(db) === SCHEMA_VERSION) {
     // The usual start: nothing to do, and no write lock taken, so opening never waits for (or
     // blocks) another process's writes.
@@ -120,14 +108,10 @@ export function migrate(db: Database.Database, file: string, logger?: Logger): n
   }
   const run = db.transaction(() => {
     // Checked again under the write lock: another process may have migrated meanwhile.
-    refuseNewerSchema(db, file);
+    refuseNewerFile(db, file);
     const from = userVersion(db);
-    for (let version = from; version < SCHEMA_VERSION; version += 1) {
-      const step = MIGRATIONS[version];
-      if (step === undefined) {
-        throw new RangeError(`migration ${version + 1} is missing`);
-      }
-      db.exec(step);
+    for (const step of pendingMigrations(MIGRATIONS, from)) {
+      db.exec(step.sql);
     }
     if (from !== SCHEMA_VERSION) {
       // user_version lives in the file header and is part of this transaction.

@@ -1,9 +1,11 @@
-import { KEY_KINDS, KEY_STATUSES } from '@licence/core';
-import type { KeyKind, KeyStatus } from '@licence/core';
+import { storedKeyKind, storedKeyStatus } from '@licence/service';
 import type { BoundDomain, ProductRecord, StoredKey } from '@licence/service';
 import { formatRowId } from './row-id.js';
 
-/** A `keys` row as better-sqlite3 returns it (column names of migration 1). */
+/**
+ * A `keys` row as better-sqlite3 returns it (column names of migration 1). Twin of KeyRow in
+ * store-postgres/src/rows.ts on purpose: the same columns, typed as each driver returns them.
+ */
 export interface KeyRow {
   readonly id: number;
   readonly hash: string;
@@ -32,37 +34,6 @@ export interface ProductRow {
   readonly created_at: number;
 }
 
-function isKeyKind(value: string): value is KeyKind {
-  return (KEY_KINDS as readonly string[]).includes(value);
-}
-
-function isKeyStatus(value: string): value is KeyStatus {
-  return (KEY_STATUSES as readonly string[]).includes(value);
-}
-
-/**
- * The CHECK constraints of migration 1 already hold these; a value outside them means a file
- * edited by hand or by a newer build, and is refused rather than guessed (docs/protocol.md#errors:
- * a fault is a 5xx, never a verdict made up from bad data).
- */
-export function keyKind(row: KeyRow): KeyKind {
-  if (!isKeyKind(row.kind)) {
-    throw new TypeError(
-      `keys.kind of key ${row.id}: expected one of ${KEY_KINDS.join(', ')}, got ${JSON.stringify(row.kind)}`,
-    );
-  }
-  return row.kind;
-}
-
-export function keyStatus(row: KeyRow): KeyStatus {
-  if (!isKeyStatus(row.status)) {
-    throw new TypeError(
-      `keys.status of key ${row.id}: expected one of ${KEY_STATUSES.join(', ')}, got ${JSON.stringify(row.status)}`,
-    );
-  }
-  return row.status;
-}
-
 export function toBoundDomain(row: DomainRow): BoundDomain {
   return { domain: row.domain, firstSeen: row.first_seen, lastSeen: row.last_seen };
 }
@@ -77,8 +48,8 @@ export function toStoredKey(row: KeyRow, opens: readonly string[], domains: read
     hash: row.hash,
     hint: row.hint,
     produit: row.product_id,
-    kind: keyKind(row),
-    status: keyStatus(row),
+    kind: storedKeyKind(row.id, row.kind),
+    status: storedKeyStatus(row.id, row.status),
     sites: row.sites,
     expiresAt: row.expires_at,
     endedAt: row.ended_at,

@@ -79,13 +79,15 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
 
     describe('products', () => {
       it('creates a product once and reads it back', async () => {
-        expect(await store.addProduct(product('theme'))).toBe('created');
+        expect(await store.addProduct(product('theme'))).toEqual({ result: 'created', id: 'theme' });
         expect(await store.getProduct('theme')).toEqual(product('theme'));
       });
 
       it("answers 'exists' for a taken id and keeps the first product", async () => {
         await store.addProduct(product('theme'));
-        expect(await store.addProduct({ id: 'theme', author: 'bob', name: 'Other', createdAt: T0 + 5 })).toBe('exists');
+        expect(await store.addProduct({ id: 'theme', author: 'bob', name: 'Other', createdAt: T0 + 5 })).toEqual({
+          result: 'exists',
+        });
         expect(await store.getProduct('theme')).toEqual(product('theme'));
       });
 
@@ -282,8 +284,8 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
       it('ends the old key and stores the new one with the domains, keeping first seen of carried-over ones', async () => {
         const next = newKey({ sites: 3, createdAt: T0 + 100 });
         const outcome = await store.replaceKey(oldId, 'transfert', next, ['b.fr', 'c.fr'], T0 + 100);
-        if (outcome.result !== 'replaced') {
-          throw new Error(`replaceKey: expected replaced, got ${outcome.result}`);
+        if (outcome.result !== 'created') {
+          throw new Error(`replaceKey: expected created, got ${outcome.result}`);
         }
         expect(outcome.id).not.toBe(oldId);
 
@@ -314,21 +316,21 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
 
       it("records 'regeneration' for a regenerated key", async () => {
         const outcome = await store.replaceKey(oldId, 'regeneration', newKey({ sites: 3 }), ['a.fr', 'b.fr'], T0 + 50);
-        expect(outcome.result).toBe('replaced');
+        expect(outcome.result).toBe('created');
         expect((await store.findKeyById(oldId))?.status).toBe('regeneration');
       });
 
       it('regenerates a dev key (the one live dev key moves to the new key)', async () => {
         const dev = await created(newKey({ kind: 'dev', sites: 0 }));
         const next = newKey({ kind: 'dev', sites: 0 });
-        expect((await store.replaceKey(dev, 'regeneration', next, [], T0 + 5)).result).toBe('replaced');
+        expect((await store.replaceKey(dev, 'regeneration', next, [], T0 + 5)).result).toBe('created');
         expect((await store.findKeyByHash(next.hash))?.status).toBe('active');
         expect(await store.insertKey(newKey({ kind: 'dev', sites: 0 }))).toEqual({ result: 'dev-exists' });
       });
 
       it("answers 'not-active' on a second replace and changes nothing", async () => {
         const first = await store.replaceKey(oldId, 'regeneration', newKey({ sites: 3 }), ['a.fr'], T0 + 100);
-        expect(first.result).toBe('replaced');
+        expect(first.result).toBe('created');
         const before = await store.findKeyById(oldId);
         const again = newKey({ sites: 3 });
         expect(await store.replaceKey(oldId, 'transfert', again, ['z.fr'], T0 + 200)).toEqual({ result: 'not-active' });

@@ -1,0 +1,83 @@
+import type { MemoryKeyRow, MemoryRun, MemoryState } from './memory-state.js';
+import type { BoundDomain, NewKey, Store } from './ports.js';
+
+/** Stores a new active key; a hash already stored is a bug of the caller (keys are random). */
+function insertRow(state: MemoryState, key: NewKey, domains: readonly BoundDomain[]): MemoryKeyRow {
+  if (state.byHash.has(key.hash)) throw new Error('memory store: a key with this hash already exists');
+  const row: MemoryKeyRow = {
+    id: String(state.nextId),
+    hash: key.hash,
+    hint: key.hint,
+    produit: key.produit,
+    kind: key.kind,
+    status: 'active',
+    sites: key.sites,
+    expiresAt: key.expiresAt,
+    endedAt: null,
+    reason: null,
+    replacedBy: null,
+    createdAt: key.createdAt,
+    domains: domains.map((domain) => ({ ...domain })),
+  };
+  state.nextId += 1;
+  state.keys.set(row.id, row);
+  state.byHash.set(row.hash, row.id);
+  return row;
+}
+
+/** docs/protocol.md#key-lifecycle: one live development key per product. */
+function hasLiveDevKey(state: MemoryState, produit: string): boolean {
+  for (const row of state.keys.values()) {
+    if (row.produit === produit && row.kind === 'dev' && row.status === 'active') return true;
+  }
+  return false;
+}
+
+/**
+ * The new key's domains, each listed once at its first place; a domain the old key had keeps its
+ * first and last seen (docs/protocol.md#key-lifecycle: a transfer carries the bindings over).
+ */
+function carriedDomains(old: MemoryKeyRow | null, domains: readonly string[], now: number): BoundDomain[] {
+  const carried = new Map(old?.domains.map((entry) => [entry.domain, entry]));
+  return [...new Set(domains)].map((domain) => {
+    const kept = carried.get(domain);
+    return kept === undefined ? { domain, firstSeen: now, lastSeen: now } : { ...kept };
+  });
+}
+
+/** The memory store's key lifecycle (docs/protocol.md#key-lifecycle): issue, replace, revoke. */
+export function memoryKeyWrites(
+  state: MemoryState,
+  run: MemoryRun,
+): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
+  return {
+    insertKey: (key, domains = []) =>
+      run(() => {
+        if (!state.products.has(key.produit)) return { result: 'no-product' as const };
+        if (key.kind === 'dev' && hasLiveDevKey(state, key.produit)) return { result: 'dev-exists' as const };
+        const row = insertRow(state, key, carriedDomains(null, domains, key.createdAt));
+        return { result: 'created' as const, id: row.id };
+      }),
+
+    replaceKey: (oldId, status, newKey, domains, now) =>
+      run(() => {
+        const old = state.keys.get(oldId);
+        if (old === undefined || old.status !== 'active') return { result: 'not-active' as const };
+        const row = insertRow(state, newKey, carriedDomains(old, domains, now));
+        old.status = status;
+        old.endedAt = now;
+        old.replacedBy = row.id;
+        return { result: 'created' as const, id: row.id };
+      }),
+
+    revokeKey: (id, reason, now) =>
+      run(() => {
+        const row = state.keys.get(id);
+        if (row === undefined || row.status !== 'active') return 'not-active' as const;
+        row.status = 'revocation';
+        row.endedAt = now;
+        row.reason = reason;
+        return 'revoked' as const;
+      }),
+  };
+}

@@ -1,0 +1,66 @@
+import type { KeyKind, KeyStatus } from '@licence/core';
+import type { BoundDomain, ProductRecord } from './ports.js';
+
+/** A key as the memory store keeps it: the fields a revocation or a replacement changes are mutable. */
+export interface MemoryKeyRow {
+  readonly id: string;
+  readonly hash: string;
+  readonly hint: string;
+  readonly produit: string;
+  readonly kind: KeyKind;
+  status: KeyStatus;
+  readonly sites: number;
+  readonly expiresAt: number | null;
+  endedAt: number | null;
+  reason: string | null;
+  replacedBy: string | null;
+  readonly createdAt: number;
+  readonly domains: { domain: string; firstSeen: number; lastSeen: number }[];
+}
+
+export interface MemoryLogRow {
+  readonly at: number;
+  readonly keyId: string | null;
+  readonly host: string;
+  /** null once erased by the purge (docs/protocol.md#privacy). */
+  ip: string | null;
+}
+
+/** Everything the memory store holds; each part of the store (memory-*.ts) works on it. */
+export interface MemoryState {
+  readonly products: Map<string, ProductRecord>;
+  readonly keys: Map<string, MemoryKeyRow>;
+  /** Key hash -> key id. */
+  readonly byHash: Map<string, string>;
+  readonly log: MemoryLogRow[];
+  nextId: number;
+  closed: boolean;
+}
+
+export function createMemoryState(): MemoryState {
+  return { products: new Map(), keys: new Map(), byHash: new Map(), log: [], nextId: 1, closed: false };
+}
+
+/** Runs one Store method's work on the state and answers its result through a promise. */
+export type MemoryRun = <T>(work: () => T) => Promise<T>;
+
+/**
+ * Every method answers through a promise, as a real store does, and rejects (never throws
+ * synchronously) when it cannot answer, a closed store included. `work` runs without an `await`
+ * inside, so each method is atomic on Node's single thread.
+ */
+export function memoryRunner(state: MemoryState): MemoryRun {
+  return <T>(work: () => T): Promise<T> => {
+    try {
+      if (state.closed) throw new Error('memory store: closed');
+      return Promise.resolve(work());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+}
+
+/** A key's bound domains as fresh frozen copies: a caller can never change the store behind its back. */
+export function frozenDomains(row: MemoryKeyRow): BoundDomain[] {
+  return row.domains.map((domain) => Object.freeze({ ...domain }));
+}

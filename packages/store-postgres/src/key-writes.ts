@@ -1,0 +1,144 @@
+import pg from 'pg';
+import type { PoolClient } from 'pg';
+import type { Created, NewKey, Store } from '@licence/service';
+import { parseKeyId } from './key-id.js';
+import type { Transaction } from './transaction.js';
+
+/** PostgreSQL's unique_violation (https://www.postgresql.org/docs/15/errcodes-appendix.html). */
+const UNIQUE_VIOLATION = '23505';
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  return error instanceof pg.DatabaseError && error.code === UNIQUE_VIOLATION && error.constraint === constraint;
+}
+
+/**
+ * Inserts `domains` for `keyId` in their order, each once at its first place (a repeat would break
+ * the primary key); a domain also bound to `keptFrom` keeps its first and last seen from there
+ * (docs/protocol.md#key-lifecycle: a transfer carries the old bindings over).
+ */
+async function insertDomains(
+  client: PoolClient,
+  keyId: string,
+  domains: readonly string[],
+  at: number,
+  keptFrom: string | null,
+): Promise<void> {
+  const list = [...new Set(domains)];
+  if (list.length === 0) {
+    return;
+  }
+  await client.query(
+    'INSERT INTO bound_domains (key_id, domain, position, first_seen, last_seen) ' +
+      'SELECT $1, t.domain, t.n - 1, coalesce(old.first_seen, $3), coalesce(old.last_seen, $3) ' +
+      'FROM unnest($2::text[]) WITH ORDINALITY AS t(domain, n) ' +
+      'LEFT JOIN bound_domains old ON old.key_id = $4 AND old.domain = t.domain',
+    [keyId, list, at, keptFrom],
+  );
+}
+
+async function insertNewKey(client: PoolClient, key: NewKey): Promise<string> {
+  const result = await client.query<{ id: string }>(
+    'INSERT INTO keys (hash, hint, product_id, kind, sites, expires_at, created_at) ' +
+      'VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text AS id',
+    [key.hash, key.hint, key.produit, key.kind, key.sites, key.expiresAt, key.createdAt],
+  );
+  const id = result.rows[0]?.id;
+  if (id === undefined) {
+    throw new Error('insert into keys returned no id');
+  }
+  return id;
+}
+
+/** Issues a key, its product checked and (for a dev key) the live dev key of the product. */
+async function issue(
+  client: PoolClient,
+  key: NewKey,
+  domains: readonly string[],
+): Promise<Created<'no-product' | 'dev-exists'>> {
+  const product = await client.query('SELECT 1 FROM products WHERE id = $1', [key.produit]);
+  if (product.rowCount === 0) {
+    return { result: 'no-product' };
+  }
+  if (key.kind === 'dev') {
+    const live = await client.query("SELECT 1 FROM keys WHERE product_id = $1 AND kind = 'dev' AND status = 'active'", [
+      key.produit,
+    ]);
+    if ((live.rowCount ?? 0) > 0) {
+      return { result: 'dev-exists' };
+    }
+  }
+  const id = await insertNewKey(client, key);
+  await insertDomains(client, id, domains, key.createdAt, null);
+  return { result: 'created', id };
+}
+
+/**
+ * Regenerate / transfer (docs/protocol.md#key-lifecycle), inside one transaction: a failed insert
+ * (a taken hash, an unknown product) leaves the old key active and no new key behind.
+ */
+async function replace(
+  client: PoolClient,
+  oldId: string,
+  status: 'transfert' | 'regeneration',
+  newKey: NewKey,
+  domains: readonly string[],
+  now: number,
+): Promise<Created<'not-active'>> {
+  // End the old key first (its row stays locked until COMMIT, so a concurrent replace or revoke
+  // waits, then finds it no longer active). With one live dev key per product, a regenerated dev
+  // key can only be inserted once the old one is no longer active.
+  const ended = await client.query("UPDATE keys SET status = $1, ended_at = $2 WHERE id = $3 AND status = 'active'", [
+    status,
+    now,
+    oldId,
+  ]);
+  if (ended.rowCount === 0) {
+    return { result: 'not-active' };
+  }
+  const newId = await insertNewKey(client, newKey);
+  await client.query('UPDATE keys SET replaced_by = $1 WHERE id = $2', [newId, oldId]);
+  await insertDomains(client, newId, domains, now, oldId);
+  return { result: 'created', id: newId };
+}
+
+/** The key lifecycle (docs/protocol.md#key-lifecycle): issue, replace, revoke. */
+export function keyWrites(
+  pool: pg.Pool,
+  transaction: Transaction,
+): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
+  return {
+    async insertKey(key, domains = []) {
+      try {
+        return await transaction((client) => issue(client, key, domains));
+      } catch (error) {
+        // Two processes issuing a dev key at once both pass the check; the partial unique index
+        // lets one in and fails the other, which is the same answer
+        // (docs/protocol.md#key-lifecycle: 409).
+        if (isUniqueViolation(error, 'keys_one_live_dev')) {
+          return { result: 'dev-exists' };
+        }
+        throw error;
+      }
+    },
+
+    async replaceKey(oldId, status, newKey, domains, now) {
+      const id = parseKeyId(oldId);
+      if (id === null) {
+        return { result: 'not-active' };
+      }
+      return transaction((client) => replace(client, id, status, newKey, domains, now));
+    },
+
+    async revokeKey(id, reason, now) {
+      const keyId = parseKeyId(id);
+      if (keyId === null) {
+        return 'not-active';
+      }
+      const result = await pool.query(
+        "UPDATE keys SET status = 'revocation', ended_at = $1, reason = $2 WHERE id = $3 AND status = 'active'",
+        [now, reason, keyId],
+      );
+      return result.rowCount === 1 ? 'revoked' : 'not-active';
+    },
+  };
+}

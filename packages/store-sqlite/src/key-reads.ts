@@ -1,0 +1,100 @@
+import type Database from 'better-sqlite3';
+import { storedKeyKind, storedKeyStatus } from '@licence/service';
+import type { Installation, Store, StoredKey } from '@licence/service';
+import type { BoundDomainStatements } from './bound-domains.js';
+import { formatRowId, parseRowId } from './row-id.js';
+import { toBoundDomain, toStoredKey } from './rows.js';
+import type { DomainRow, KeyRow } from './rows.js';
+
+const KEY_COLUMNS =
+  'id, hash, hint, product_id, kind, status, sites, expires_at, ended_at, reason, replaced_by, created_at';
+
+/** A bound_domains row from a LEFT JOIN: all NULL when the key has no domain. */
+type NullableDomainRow = {
+  readonly domain: string | null;
+  readonly first_seen: number | null;
+  readonly last_seen: number | null;
+};
+
+function keyStatements(db: Database.Database) {
+  return {
+    byHash: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
+    // The hot path of every verdict: the key and its bound domains in ONE statement, so they come
+    // from one snapshot without the cost of a BEGIN/COMMIT pair (the LEFT JOIN gives one row with
+    // NULL domain columns for a key with no domain).
+    withDomainsByHash: db.prepare<[string], KeyRow & NullableDomainRow>(
+      `SELECT ${KEY_COLUMNS.split(', ')
+        .map((column) => `k.${column}`)
+        .join(', ')}, ` +
+        'd.domain, d.first_seen, d.last_seen FROM keys k LEFT JOIN bound_domains d ON d.key_id = k.id ' +
+        'WHERE k.hash = ? ORDER BY d.position',
+    ),
+    byId: db.prepare<[number], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ?`),
+    ofProduct: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE product_id = ? ORDER BY id`),
+    productsOfAuthorOf: db.prepare<[string], { id: string }>(
+      'SELECT id FROM products WHERE author = (SELECT author FROM products WHERE id = ?) ORDER BY id',
+    ),
+  };
+}
+
+/**
+ * The key lookups. Those of more than one statement run in a (deferred) transaction, so a key and
+ * its domains come from one snapshot even while another process writes (WAL readers see a
+ * consistent snapshot).
+ */
+export function keyReads(
+  db: Database.Database,
+  domains: BoundDomainStatements,
+): Pick<Store, 'findKeyByHash' | 'findKeyById' | 'installations'> {
+  const sql = keyStatements(db);
+
+  function fullKey(row: KeyRow): StoredKey {
+    // docs/protocol.md#key-lifecycle: a dev key opens every product of its author, including ones
+    // added after it.
+    const opens =
+      storedKeyKind(row.id, row.kind) === 'dev'
+        ? sql.productsOfAuthorOf.all(row.product_id).map((p) => p.id)
+        : [row.product_id];
+    return toStoredKey(row, opens, domains.ofKey.all(row.id));
+  }
+
+  const keyByHashInTransaction = db.transaction((hash: string): StoredKey | null => {
+    const row = sql.byHash.get(hash);
+    return row === undefined ? null : fullKey(row);
+  });
+  function keyByHash(hash: string): StoredKey | null {
+    const rows = sql.withDomainsByHash.all(hash);
+    const first = rows[0];
+    if (first === undefined) return null;
+    // A dev key also needs its author's products: the two-statement read, in a transaction.
+    if (storedKeyKind(first.id, first.kind) === 'dev') return keyByHashInTransaction(hash);
+    const found = first.domain === null ? [] : (rows as DomainRow[]);
+    return toStoredKey(first, [first.product_id], found);
+  }
+  const keyById = db.transaction((id: number): StoredKey | null => {
+    const row = sql.byId.get(id);
+    return row === undefined ? null : fullKey(row);
+  });
+  const installations = db.transaction((productId: string): Installation[] =>
+    sql.ofProduct.all(productId).map((row) => ({
+      keyId: formatRowId(row.id),
+      hint: row.hint,
+      kind: storedKeyKind(row.id, row.kind),
+      status: storedKeyStatus(row.id, row.status),
+      domains: domains.ofKey.all(row.id).map(toBoundDomain),
+    })),
+  );
+
+  return {
+    async findKeyByHash(hash) {
+      return keyByHash(hash);
+    },
+    async findKeyById(id) {
+      const rowid = parseRowId(id);
+      return rowid === null ? null : keyById(rowid);
+    },
+    async installations(productId) {
+      return installations(productId);
+    },
+  };
+}
