@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../tooling/build-config/package-tests';
 
 export default defineConfig({
   resolve: {
@@ -9,13 +10,7 @@ export default defineConfig({
     },
   },
   test: {
-    // A bound on a hung test, not a speed target: CI runs every package at once on two cores, where
-    // property runs and real servers take several times their quiet-machine time.
-    testTimeout: 30_000,
-    include: ['src/**/*.test.ts'],
-    // The JSON report lets .ci/run print one plain "N passed, N failed" line for the whole suite.
-    reporters: ['default', 'json'],
-    outputFile: { json: 'test-results.json' },
+    ...packageTests,
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
@@ -24,8 +19,6 @@ export default defineConfig({
       // Core line coverage must stay at or above 95%.
       thresholds: { lines: 95 },
     },
-    benchmark: {
-      include: ['bench/**/*.bench.ts'],
-    },
+    benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 });

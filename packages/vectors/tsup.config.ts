@@ -1,11 +1,8 @@
 import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tooling/build-config/library-build';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  target: 'es2022',
+  ...libraryBuild,
   // import.meta.url locates data/ at run time; tsup shims it in the CJS build.
   shims: true,
 });

@@ -15,8 +15,11 @@
  * the end of this file.
  *
  * Set PRODUIT, CLES_PUBLIQUES and URL below once, or pass them as options. README.md lists every
- * option. Comments below cite its sections in the short form protocol.md#...; English comments,
- * French API.
+ * option. Comments below cite its sections in the short form protocol.md#...; comments are in
+ * English, names in French, public and private alike. English names are only those of what the
+ * code handles: curl, JSON, the Retry-After header, and the keys of the cache record and of
+ * etape()'s arrays (envelope, failures, retryAt, state, runs...), which are the cache file's and
+ * the vectors' format, shared with the TypeScript client.
  */
 class Licence
 {
@@ -75,7 +78,7 @@ class Licence
     private $hoteBrut;
     private $hote;
     private $langue;
-    private $userAgent;
+    private $agent;
     private $delai;
     private $horloge;
     private $transport;
@@ -127,15 +130,7 @@ class Licence
         }
         $this->url = self::pointDAcces($url);
 
-        if (array_key_exists('hote', $options)) {
-            $hote = $options['hote'];
-        } elseif (isset($_SERVER['HTTP_HOST']) && is_string($_SERVER['HTTP_HOST']) && $_SERVER['HTTP_HOST'] !== '') {
-            $hote = $_SERVER['HTTP_HOST'];
-        } elseif (isset($_SERVER['SERVER_NAME']) && is_string($_SERVER['SERVER_NAME']) && $_SERVER['SERVER_NAME'] !== '') {
-            $hote = $_SERVER['SERVER_NAME'];
-        } else {
-            throw new InvalidArgumentException('hote: no HTTP_HOST or SERVER_NAME here (command line?): pass the site address as the hote option');
-        }
+        $hote = self::hoteDuSite($options);
         // The service normalises the very string we send; we normalise it the same way
         // (protocol.md#host-normalisation) and require its answer to name that host
         // (protocol.md#signature).
@@ -148,16 +143,14 @@ class Licence
         $this->hoteBrut = $hote;
 
         $langue = array_key_exists('langue', $options) ? $options['langue'] : 'fr';
-        if ($langue !== 'fr' && $langue !== 'en') {
-            throw new InvalidArgumentException('langue: expected "fr" or "en", got ' . self::decrire($langue));
-        }
+        self::verifierLangue($langue);
         $this->langue = $langue;
 
         $agent = array_key_exists('user_agent', $options) ? $options['user_agent'] : $this->produit . ' (licence-php/' . self::VERSION . ')';
         if (!is_string($agent) || !preg_match('/^[\x21-\x7e][\x20-\x7e]{0,254}$/D', $agent)) {
             throw new InvalidArgumentException('user_agent: expected 1 to 255 printable ASCII characters naming the product, got ' . self::decrire($agent));
         }
-        $this->userAgent = $agent;
+        $this->agent = $agent;
 
         $delai = array_key_exists('delai', $options) ? $options['delai'] : self::DELAI;
         if (!(is_int($delai) || is_float($delai)) || !($delai > 0) || $delai > 60) {
@@ -171,6 +164,28 @@ class Licence
         }
         $this->horloge = $horloge;
 
+        $this->transport = self::optionTransport($options);
+        $this->verification = self::optionVerification($options);
+    }
+
+    /** The site's host as configured: the hote option, else the request's HTTP_HOST or SERVER_NAME. */
+    private static function hoteDuSite($options)
+    {
+        if (array_key_exists('hote', $options)) {
+            return $options['hote'];
+        }
+        if (isset($_SERVER['HTTP_HOST']) && is_string($_SERVER['HTTP_HOST']) && $_SERVER['HTTP_HOST'] !== '') {
+            return $_SERVER['HTTP_HOST'];
+        }
+        if (isset($_SERVER['SERVER_NAME']) && is_string($_SERVER['SERVER_NAME']) && $_SERVER['SERVER_NAME'] !== '') {
+            return $_SERVER['SERVER_NAME'];
+        }
+        throw new InvalidArgumentException('hote: no HTTP_HOST or SERVER_NAME here (command line?): pass the site address as the hote option');
+    }
+
+    /** "curl" or "flux": the transport option, "auto" choosing curl where it is loaded. */
+    private static function optionTransport($options)
+    {
         $transport = array_key_exists('transport', $options) ? $options['transport'] : 'auto';
         if (!in_array($transport, array('auto', 'curl', 'flux'), true)) {
             throw new InvalidArgumentException('transport: expected "auto", "curl" or "flux", got ' . self::decrire($transport));
@@ -178,8 +193,12 @@ class Licence
         if ($transport === 'curl' && !function_exists('curl_init')) {
             throw new InvalidArgumentException('transport: "curl" asked but the curl extension is not loaded');
         }
-        $this->transport = $transport === 'auto' ? (function_exists('curl_init') ? 'curl' : 'flux') : $transport;
+        return $transport === 'auto' ? (function_exists('curl_init') ? 'curl' : 'flux') : $transport;
+    }
 
+    /** "sodium", "php", or null for "auto" (sodium unless Licence::$forcerPhp, decided at each check). */
+    private static function optionVerification($options)
+    {
         $verification = array_key_exists('verification', $options) ? $options['verification'] : 'auto';
         if (!in_array($verification, array('auto', 'sodium', 'php'), true)) {
             throw new InvalidArgumentException('verification: expected "auto", "sodium" or "php", got ' . self::decrire($verification));
@@ -187,7 +206,7 @@ class Licence
         if ($verification === 'sodium' && !self::sodiumDisponible()) {
             throw new InvalidArgumentException('verification: "sodium" asked but the sodium extension is not available');
         }
-        $this->verification = $verification === 'auto' ? null : $verification;
+        return $verification === 'auto' ? null : $verification;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -240,13 +259,7 @@ class Licence
     public function message($langue = null)
     {
         $this->valide();
-        if ($langue === null) {
-            $langue = $this->langue;
-        }
-        if ($langue !== 'fr' && $langue !== 'en') {
-            throw new InvalidArgumentException('langue: expected "fr" or "en", got ' . self::decrire($langue));
-        }
-        return self::phrase($this->resultat['donnees'], $this->resultat['etat'], $langue);
+        return self::phrase($this->resultat['donnees'], $this->resultat['etat'], $langue === null ? $this->langue : $langue);
     }
 
     /**
@@ -395,12 +408,12 @@ class Licence
     }
 
     /** protocol.md#cache: written atomically (a temporary file renamed over the old one), mode 0600. */
-    private function ecrireCache($fichier, $record)
+    private function ecrireCache($fichier, $enregistrement)
     {
         $texte = json_encode(array(
-            'envelope' => $record['envelope'],
-            'failures' => $record['failures'],
-            'retryAt' => $record['retryAt'],
+            'envelope' => $enregistrement['envelope'],
+            'failures' => $enregistrement['failures'],
+            'retryAt' => $enregistrement['retryAt'],
         ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         if ($texte === false) {
             error_log('Licence: the cache record could not be encoded');
@@ -455,7 +468,7 @@ class Licence
             CURLOPT_POSTFIELDS => $corps,
             CURLOPT_RETURNTRANSFER => true,
             CURLOPT_HTTPHEADER => array('Content-Type: application/json', 'Accept: application/json', 'Expect:'),
-            CURLOPT_USERAGENT => $this->userAgent,
+            CURLOPT_USERAGENT => $this->agent,
             CURLOPT_FOLLOWLOCATION => false,
             // Sub-second timeouts need NOSIGNAL with the system resolver (libcurl docs).
             CURLOPT_NOSIGNAL => true,
@@ -500,7 +513,7 @@ class Licence
         $contexte = stream_context_create(array('http' => array(
             'method' => 'POST',
             'header' => "Content-Type: application/json\r\nAccept: application/json\r\nConnection: close\r\n",
-            'user_agent' => $this->userAgent,
+            'user_agent' => $this->agent,
             'content' => $corps,
             // Applies to the connection and to each read (the stream wrapper has no total limit).
             'timeout' => (float) $this->delai,
@@ -512,8 +525,8 @@ class Licence
         $debut = microtime(true);
         $h = @fopen($this->url, 'rb', false, $contexte);
         if ($h === false) {
-            $reason = microtime(true) - $debut >= $this->delai ? 'timeout' : 'network';
-            return array('type' => 'failure', 'reason' => $reason);
+            $raison = microtime(true) - $debut >= $this->delai ? 'timeout' : 'network';
+            return array('type' => 'failure', 'reason' => $raison);
         }
         // The response headers, from the stream itself (every PHP version; the magic
         // $http_response_header variable is deprecated in the newest ones).
@@ -536,8 +549,8 @@ class Licence
             }
         }
         if ($statut < 100 || $texte === false) {
-            $reason = microtime(true) - $debut >= $this->delai ? 'timeout' : 'network';
-            return array('type' => 'failure', 'reason' => $reason);
+            $raison = microtime(true) - $debut >= $this->delai ? 'timeout' : 'network';
+            return array('type' => 'failure', 'reason' => $raison);
         }
         return array('type' => 'response', 'status' => $statut, 'body' => self::lireJson($texte), 'retryAfter' => $retryAfter);
     }
@@ -648,6 +661,45 @@ class Licence
      */
     public static function normaliserHote($url)
     {
+        $autorite = self::autoriteDeLUrl($url);
+        // Host and port: a ":" inside [...] belongs to an IPv6 address.
+        $dansCrochets = false;
+        $hote = $autorite;
+        $port = null;
+        for ($i = 0, $n = strlen($autorite); $i < $n; $i++) {
+            $c = $autorite[$i];
+            if ($c === '[') {
+                $dansCrochets = true;
+            } elseif ($c === ']') {
+                $dansCrochets = false;
+            } elseif ($c === ':' && !$dansCrochets) {
+                $hote = substr($autorite, 0, $i);
+                $port = (string) substr($autorite, $i + 1);
+                break;
+            }
+        }
+        if ($hote === '' || $hote === false) {
+            throw new InvalidArgumentException('url: not a valid URL');
+        }
+        if ($port !== null && $port !== '' && (!preg_match('/^[0-9]+$/D', $port) || (int) ltrim($port, '0') > 65535 || strlen(ltrim($port, '0')) > 5)) {
+            throw new InvalidArgumentException('url: not a valid URL');
+        }
+
+        $hote = self::analyserHote($hote);
+        if ($hote['ip']) {
+            // IP addresses are canonical already (WHATWG serialisers): no label or www rule.
+            return $hote['texte'];
+        }
+        return self::nomDHote($hote['texte']);
+    }
+
+    /**
+     * The authority of a http(s) URL, as the WHATWG URL parser finds it
+     * (protocol.md#host-normalisation): the input checked and trimmed, `http://` put in front
+     * unless a `scheme://` is there, other schemes and userinfo refused.
+     */
+    private static function autoriteDeLUrl($url)
+    {
         if (!is_string($url)) {
             throw new InvalidArgumentException('url: expected a string, got ' . self::nomType($url));
         }
@@ -697,35 +749,15 @@ class Licence
             }
         }
 
-        // Host and port: a ":" inside [...] belongs to an IPv6 address.
-        $dansCrochets = false;
-        $hote = $autorite;
-        $port = null;
-        for ($i = 0, $n = strlen($autorite); $i < $n; $i++) {
-            $c = $autorite[$i];
-            if ($c === '[') {
-                $dansCrochets = true;
-            } elseif ($c === ']') {
-                $dansCrochets = false;
-            } elseif ($c === ':' && !$dansCrochets) {
-                $hote = substr($autorite, 0, $i);
-                $port = (string) substr($autorite, $i + 1);
-                break;
-            }
-        }
-        if ($hote === '' || $hote === false) {
-            throw new InvalidArgumentException('url: not a valid URL');
-        }
-        if ($port !== null && $port !== '' && (!preg_match('/^[0-9]+$/D', $port) || (int) ltrim($port, '0') > 65535 || strlen(ltrim($port, '0')) > 5)) {
-            throw new InvalidArgumentException('url: not a valid URL');
-        }
+        return $autorite;
+    }
 
-        $hote = self::analyserHote($hote);
-        if ($hote['ip']) {
-            // IP addresses are canonical already (WHATWG serialisers): no label or www rule.
-            return $hote['texte'];
-        }
-        $nom = $hote['texte'];
+    /**
+     * A domain name's last rules (protocol.md#host-normalisation): one trailing dot dropped, the
+     * labels checked, one leading `www.` removed when a dot remains.
+     */
+    private static function nomDHote($nom)
+    {
         // One trailing dot goes (protocol.md#host-normalisation); a second one fails the empty-label
         // rule below.
         if (substr($nom, -1) === '.') {
@@ -971,49 +1003,14 @@ class Licence
                 $longueur++;
             }
             if ($c($i) === '.') {
-                if ($longueur === 0) {
+                if ($longueur === 0 || $morceau > 6) {
                     return null;
                 }
-                $i -= $longueur;
-                if ($morceau > 6) {
+                $fin = self::analyserIpv4DansIpv6($texte, $i - $longueur, $adresse, $morceau);
+                if ($fin === null) {
                     return null;
                 }
-                $vus = 0;
-                while ($c($i) !== '') {
-                    $octet = null;
-                    if ($vus > 0) {
-                        if ($c($i) === '.' && $vus < 4) {
-                            $i++;
-                        } else {
-                            return null;
-                        }
-                    }
-                    if ($c($i) === '' || strpos('0123456789', $c($i)) === false) {
-                        return null;
-                    }
-                    while ($c($i) !== '' && strpos('0123456789', $c($i)) !== false) {
-                        $chiffre = (int) $c($i);
-                        if ($octet === null) {
-                            $octet = $chiffre;
-                        } elseif ($octet === 0) {
-                            return null;
-                        } else {
-                            $octet = $octet * 10 + $chiffre;
-                        }
-                        if ($octet > 255) {
-                            return null;
-                        }
-                        $i++;
-                    }
-                    $adresse[$morceau] = $adresse[$morceau] * 0x100 + $octet;
-                    $vus++;
-                    if ($vus === 2 || $vus === 4) {
-                        $morceau++;
-                    }
-                }
-                if ($vus !== 4) {
-                    return null;
-                }
+                list($adresse, $morceau) = $fin;
                 break;
             } elseif ($c($i) === ':') {
                 $i++;
@@ -1040,6 +1037,53 @@ class Licence
             return null;
         }
         return $adresse;
+    }
+
+    /**
+     * URL Standard "IPv6 parser", its IPv4 part: the dotted quad from `$i` to the end of the
+     * input, written into pieces `$morceau` and `$morceau + 1`; array(address, next piece), or
+     * null on failure.
+     */
+    private static function analyserIpv4DansIpv6($texte, $i, $adresse, $morceau)
+    {
+        $n = strlen($texte);
+        $c = function ($j) use ($texte, $n) {
+            return $j < $n ? $texte[$j] : '';
+        };
+        $vus = 0;
+        while ($c($i) !== '') {
+            $octet = null;
+            if ($vus > 0) {
+                if ($c($i) === '.' && $vus < 4) {
+                    $i++;
+                } else {
+                    return null;
+                }
+            }
+            if ($c($i) === '' || strpos('0123456789', $c($i)) === false) {
+                return null;
+            }
+            while ($c($i) !== '' && strpos('0123456789', $c($i)) !== false) {
+                $chiffre = (int) $c($i);
+                if ($octet === null) {
+                    $octet = $chiffre;
+                } elseif ($octet === 0) {
+                    return null;
+                } else {
+                    $octet = $octet * 10 + $chiffre;
+                }
+                if ($octet > 255) {
+                    return null;
+                }
+                $i++;
+            }
+            $adresse[$morceau] = $adresse[$morceau] * 0x100 + $octet;
+            $vus++;
+            if ($vus === 2 || $vus === 4) {
+                $morceau++;
+            }
+        }
+        return $vus === 4 ? array($adresse, $morceau) : null;
     }
 
     /** URL Standard "IPv6 serializer": the first longest run of two or more zero pieces becomes "::". */
@@ -1285,19 +1329,19 @@ class Licence
         // (protocol.md#product-and-nonce, #cache).
         $attenduCache = $attendu;
         unset($attenduCache['nonce']);
-        $record = self::lireRecord($cache, $cles, $attenduCache, $mode);
-        $cached = $record === null ? null : $record['envelope'];
+        $enregistrement = self::lireEnregistrement($cache, $cles, $attenduCache, $mode);
+        $enCache = $enregistrement === null ? null : $enregistrement['envelope'];
 
         if ($issue === null) {
-            if ($cached !== null && $cached->donnees->revalider > $maintenant) {
-                return self::utiliser('fresh', $cached->donnees, null);
+            if ($enCache !== null && $enCache->donnees->revalider > $maintenant) {
+                return self::utiliser('fresh', $enCache->donnees, null);
             }
-            if ($record !== null && $maintenant < $record['retryAt']) {
+            if ($enregistrement !== null && $maintenant < $enregistrement['retryAt']) {
                 // A retryAt beyond the longest back-off comes from a tampered file or a clock
                 // that went back: cut to one hour and written so (core client-state.ts).
                 $limite = $maintenant + self::RECUL_MAX;
-                $store = $record['retryAt'] > $limite ? array('envelope' => $cached, 'failures' => $record['failures'], 'retryAt' => $limite) : null;
-                return self::repli($cached, $maintenant, $attendu, $store);
+                $aEcrire = $enregistrement['retryAt'] > $limite ? array('envelope' => $enCache, 'failures' => $enregistrement['failures'], 'retryAt' => $limite) : null;
+                return self::repli($enCache, $maintenant, $attendu, $aEcrire);
             }
             return array('action' => 'call');
         }
@@ -1312,18 +1356,15 @@ class Licence
         }
         if ($issue['type'] === 'response' && $statut >= 200 && $statut <= 299
             && self::verifierEnveloppe($corps, $cles, $attendu, $mode)) {
-            // Only the two signed members are kept, whatever else the body carried.
-            $enveloppe = new stdClass();
-            $enveloppe->donnees = $corps->donnees;
-            $enveloppe->signature = $corps->signature;
+            $enveloppe = self::membresSignes($corps);
             return self::utiliser('refreshed', $enveloppe->donnees, array('envelope' => $enveloppe, 'failures' => 0, 'retryAt' => 0));
         }
 
         // Any other answer is a failed call (protocol.md#states).
-        $echecs = min(($record === null ? 0 : $record['failures']) + 1, self::ENTIER_MAX);
+        $echecs = min(($enregistrement === null ? 0 : $enregistrement['failures']) + 1, self::ENTIER_MAX);
         $retryAfter = $issue['type'] === 'response' && isset($issue['retryAfter']) ? $issue['retryAfter'] : null;
         $delai = self::delaiApresEchec($echecs, $maintenant, $statut, $retryAfter);
-        return self::repli($cached, $maintenant, $attendu, array('envelope' => $cached, 'failures' => $echecs, 'retryAt' => $maintenant + $delai));
+        return self::repli($enCache, $maintenant, $attendu, array('envelope' => $enCache, 'failures' => $echecs, 'retryAt' => $maintenant + $delai));
     }
 
     /**
@@ -1333,20 +1374,20 @@ class Licence
      */
     private static function sansAppel($maintenant, $cache, $cles, $attendu, $mode)
     {
-        $record = self::lireRecord($cache, $cles, $attendu, $mode);
-        $cached = $record === null ? null : $record['envelope'];
-        if ($cached !== null && $cached->donnees->revalider > $maintenant) {
-            return self::utiliser('fresh', $cached->donnees, null);
+        $enregistrement = self::lireEnregistrement($cache, $cles, $attendu, $mode);
+        $enCache = $enregistrement === null ? null : $enregistrement['envelope'];
+        if ($enCache !== null && $enCache->donnees->revalider > $maintenant) {
+            return self::utiliser('fresh', $enCache->donnees, null);
         }
-        return self::repli($cached, $maintenant, $attendu, null);
+        return self::repli($enCache, $maintenant, $attendu, null);
     }
 
     /** Grace with a cached verdict still inside `emis + sursis`, else lapsed (protocol.md#states). */
-    private static function repli($cached, $maintenant, $attendu, $store)
+    private static function repli($enCache, $maintenant, $attendu, $aEcrire)
     {
-        if ($cached !== null && $cached->donnees->emis + $cached->donnees->sursis > $maintenant) {
+        if ($enCache !== null && $enCache->donnees->emis + $enCache->donnees->sursis > $maintenant) {
             // The cached verdict as it is: a cached signed refusal still stops the product.
-            return self::utiliser('grace', $cached->donnees, $store);
+            return self::utiliser('grace', $enCache->donnees, $aEcrire);
         }
         // protocol.md#states: `reseau` is made by the client; never signed, never stored.
         $donnees = new stdClass();
@@ -1362,21 +1403,21 @@ class Licence
         if (isset($attendu['produit'])) {
             $donnees->produit = $attendu['produit'];
         }
-        return self::utiliser('lapsed', $donnees, $store);
+        return self::utiliser('lapsed', $donnees, $aEcrire);
     }
 
-    private static function utiliser($etat, $donnees, $store)
+    private static function utiliser($etat, $donnees, $aEcrire)
     {
         // Only a signed refusal stops a product; `reseau` never does (protocol.md#overview).
         $marche = $etat === 'lapsed' ? true : $donnees->ok === true;
-        return array('action' => 'use', 'state' => $etat, 'donnees' => $donnees, 'runs' => $marche, 'store' => $store);
+        return array('action' => 'use', 'state' => $etat, 'donnees' => $donnees, 'runs' => $marche, 'store' => $aEcrire);
     }
 
     /**
      * The cache file if it is a well-formed record whose envelope (when not null) verifies for this
      * host and product; otherwise null, as if there were no file, back-off included.
      */
-    private static function lireRecord($cache, $cles, $attendu, $mode)
+    private static function lireEnregistrement($cache, $cles, $attendu, $mode)
     {
         if (!($cache instanceof stdClass)) {
             return null;
@@ -1397,10 +1438,16 @@ class Licence
         if (!self::verifierEnveloppe($cache->envelope, $cles, $attendu, $mode)) {
             return null;
         }
-        $enveloppe = new stdClass();
-        $enveloppe->donnees = $cache->envelope->donnees;
-        $enveloppe->signature = $cache->envelope->signature;
-        return array('envelope' => $enveloppe, 'failures' => $echecs, 'retryAt' => $reprise);
+        return array('envelope' => self::membresSignes($cache->envelope), 'failures' => $echecs, 'retryAt' => $reprise);
+    }
+
+    /** A verified envelope as it is kept and stored: its two signed members only, whatever else it carried. */
+    private static function membresSignes($enveloppe)
+    {
+        $copie = new stdClass();
+        $copie->donnees = $enveloppe->donnees;
+        $copie->signature = $enveloppe->signature;
+        return $copie;
     }
 
     /**
@@ -1524,88 +1571,166 @@ class Licence
     }
 
     // ---------------------------------------------------------------------------------------------
-    // Messages (protocol.md#messages: French and English, naming the domains and dating the event).
+    // Messages (protocol.md#messages: French and English, naming the domains and dating the event),
+    // word for word those of the TypeScript client: packages/vectors/cases/messages.json pins both.
     // ---------------------------------------------------------------------------------------------
 
-    private static function phrase($d, $etat, $langue)
+    /**
+     * The sentence message() gives: what the verdict says, the domains it names, the date of the
+     * event (`quand`) and, in grace, when the verdict was last checked (`emis`). Public, like
+     * etape(), so that the shared vectors can run it.
+     *
+     * @param stdClass $donnees the verdict acted on (signed, or the client's own `reseau` one)
+     * @param string   $etat    "fresh", "refreshed", "grace" or "lapsed"
+     * @param string   $langue  "fr" or "en"
+     * @return string
+     */
+    public static function phrase($donnees, $etat, $langue)
     {
-        $fr = $langue === 'fr';
-        $quand = self::dateLisible($d->quand, $langue);
-        $domaine = $d->domaine;
-        if ($d->ok === true) {
-            if ($d->essai === true) {
-                $texte = $fr
-                    ? 'Licence en mode essai sur ' . $d->hote . ' (site de test ou clé de développement).'
-                    : 'Licence in trial mode on ' . $d->hote . ' (a test site or a development key).';
-            } else {
-                $texte = $fr ? 'Licence valide pour ' . $domaine . '.' : 'Licence valid for ' . $domaine . '.';
-            }
-            if ($etat === 'grace') {
-                $emis = self::dateLisible((int) $d->emis, $langue);
-                $texte .= $fr
-                    ? ' Le service de licence ne répond pas ; dernière vérification le ' . $emis . '.'
-                    : ' The licence service is not answering; last checked on ' . $emis . '.';
-            }
-            return $texte;
+        $textes = self::textes($langue);
+        if ($etat === 'lapsed') {
+            return $textes['injoignable'];
         }
-        $lie = $domaine === '' ? '' : ($fr ? ' (liée à ' . $domaine . ')' : ' (bound to ' . $domaine . ')');
-        switch ($d->motif) {
-            case 'autre_domaine':
-                return $fr
-                    ? 'Cette clé de licence est déjà utilisée sur ' . $domaine . '. Transférez-la depuis votre compte pour l\'utiliser sur ' . $d->hote . '.'
-                    : 'This licence key is already in use on ' . $domaine . '. Transfer it from your account to use it on ' . $d->hote . '.';
-            case 'transfert':
-                return $fr
-                    ? 'Cette clé de licence' . $lie . ' a été transférée vers un autre site le ' . $quand . '. Saisissez la nouvelle clé reçue lors du transfert.'
-                    : 'This licence key' . $lie . ' was transferred to another site on ' . $quand . '. Enter the new key you received with the transfer.';
-            case 'regeneration':
-                return $fr
-                    ? 'Cette clé de licence' . $lie . ' a été remplacée par une nouvelle clé le ' . $quand . '. Saisissez la nouvelle clé.'
-                    : 'This licence key' . $lie . ' was replaced by a new key on ' . $quand . '. Enter the new key.';
-            case 'revocation':
-                return $fr
-                    ? 'Cette clé de licence' . $lie . ' a été révoquée le ' . $quand . '. Contactez l\'éditeur du produit.'
-                    : 'This licence key' . $lie . ' was revoked on ' . $quand . '. Contact the product\'s publisher.';
-            case 'expiree':
-                return $fr
-                    ? 'Cette clé d\'essai a expiré le ' . $quand . '.'
-                    : 'This trial key expired on ' . $quand . '.';
-            case 'inconnue':
-                return $fr
-                    ? 'Cette clé de licence est inconnue pour ce produit. Vérifiez-la dans votre compte.'
-                    : 'This licence key is unknown for this product. Check it in your account.';
-            case 'reseau':
-                return $fr
-                    ? 'Le service de licence est injoignable depuis ' . $d->hote . ' ; le produit continue de fonctionner et réessaiera plus tard.'
-                    : 'The licence service cannot be reached from ' . $d->hote . '; the product keeps working and will try again later.';
-            default:
-                return $fr
-                    ? 'Licence refusée pour ' . $d->hote . ' (motif : ' . $d->motif . ').'
-                    : 'Licence refused for ' . $d->hote . ' (reason: ' . $d->motif . ').';
+        $phrase = $donnees->ok === true ? self::phraseValide($donnees, $textes) : self::phraseRefus($donnees, $textes);
+        if ($etat !== 'grace') {
+            return $phrase;
         }
+        return $phrase . ' ' . strtr($textes['derniereVerification'], array('{date}' => self::dateLisible((int) $donnees->emis, $textes)));
     }
 
-    /** `quand` (ISO 8601 UTC) or a timestamp, as "22 novembre 2026 à 10:14 UTC" / "22 November 2026 at 10:14 UTC". */
-    private static function dateLisible($valeur, $langue)
+    private static function phraseValide($donnees, $textes)
     {
-        if (is_int($valeur)) {
-            $civil = self::dateCivile((int) floor($valeur / 86400));
-            $secondes = self::modulo($valeur, 86400);
-            $a = $civil[0];
-            $mo = $civil[1];
-            $j = $civil[2];
-            $h = (int) floor($secondes / 3600);
-            $mi = (int) floor(($secondes % 3600) / 60);
-        } elseif (is_string($valeur) && preg_match('/^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):[0-9]{2}Z$/D', $valeur, $m) && (int) $m[2] >= 1 && (int) $m[2] <= 12) {
-            list(, $a, $mo, $j, $h, $mi) = array_map('intval', $m);
-        } else {
-            return $langue === 'fr' ? '(date inconnue)' : '(unknown date)';
+        if ($donnees->essai === true) {
+            return strtr($textes['essai'], array('{hote}' => $donnees->hote));
         }
-        $noms = $langue === 'fr'
-            ? array('janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre')
-            : array('January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December');
-        $heure = sprintf('%02d:%02d UTC', $h, $mi);
-        return $j . ' ' . $noms[$mo - 1] . ' ' . $a . ($langue === 'fr' ? ' à ' : ' at ') . $heure;
+        return strtr($textes['valide'], array('{domaine}' => $donnees->domaine === '' ? $donnees->hote : $donnees->domaine));
+    }
+
+    private static function phraseRefus($donnees, $textes)
+    {
+        $domaines = self::listeDomaines($donnees->domaine, $textes['et']);
+        $valeurs = array(
+            '{hote}' => $donnees->hote,
+            '{motif}' => $donnees->motif,
+            '{domaines}' => $domaines,
+            '{le}' => self::dateEvenement($donnees->quand, $textes),
+        );
+        switch ($donnees->motif) {
+            case 'autre_domaine':
+                return strtr($domaines === '' ? $textes['aucunDomaine'] : $textes['autreDomaine'], $valeurs);
+            case 'inconnue':
+                return $textes['inconnue'];
+            case 'transfert':
+            case 'regeneration':
+            case 'revocation':
+            case 'expiree':
+                $phrase = strtr($textes[$donnees->motif], $valeurs);
+                break;
+            default:
+                // A reason a later service may add: named as it is, never hidden; its quand, whose
+                // meaning this client cannot know, is left out.
+                $phrase = strtr($textes['refusee'], $valeurs);
+        }
+        return $domaines === '' ? $phrase : $phrase . ' ' . strtr($textes['domaines'], $valeurs);
+    }
+
+    /** `domaine` is the bound domains, ", "-joined in binding order (protocol.md#verdict): "a, b et c". */
+    private static function listeDomaines($domaine, $et)
+    {
+        $liste = array();
+        foreach (explode(', ', $domaine) as $nom) {
+            if ($nom !== '') {
+                $liste[] = $nom;
+            }
+        }
+        if (count($liste) <= 1) {
+            return implode('', $liste);
+        }
+        $dernier = array_pop($liste);
+        return implode(', ', $liste) . ' ' . $et . ' ' . $dernier;
+    }
+
+    /** " le 22 novembre 2026 à 10:14 UTC" from `quand` (ISO 8601 UTC); as it is in another form; "" when empty. */
+    private static function dateEvenement($quand, $textes)
+    {
+        if ($quand === '') {
+            return '';
+        }
+        if (!preg_match('/^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):[0-9]{2}Z$/D', $quand, $m)) {
+            return strtr($textes['le'], array('{date}' => $quand));
+        }
+        return strtr($textes['le'], array('{date}' => self::ecrireDate((int) $m[1], (int) $m[2], (int) $m[3], $m[4] . ':' . $m[5], $textes)));
+    }
+
+    /** A timestamp (seconds, UTC) written out: "3 janvier 2026 à 09:00 UTC", "3 January 2026 at 09:00 UTC". */
+    private static function dateLisible($secondes, $textes)
+    {
+        $civil = self::dateCivile((int) floor($secondes / 86400));
+        $duJour = self::modulo($secondes, 86400);
+        $heure = sprintf('%02d:%02d', (int) floor($duJour / 3600), (int) floor(($duJour % 3600) / 60));
+        return self::ecrireDate($civil[0], $civil[1], $civil[2], $heure, $textes);
+    }
+
+    private static function ecrireDate($annee, $mois, $jour, $heure, $textes)
+    {
+        $nom = isset($textes['mois'][$mois - 1]) ? $textes['mois'][$mois - 1] : (string) $mois;
+        // French writes the first of the month as an ordinal: "1er mars".
+        $jour = $jour === 1 && isset($textes['premier']) ? $textes['premier'] : (string) $jour;
+        return $jour . ' ' . $nom . ' ' . $annee . ' ' . $textes['a'] . ' ' . $heure . ' UTC';
+    }
+
+    /** The words of message() in one language; "langue: ..." for any other. */
+    private static function textes($langue)
+    {
+        self::verifierLangue($langue);
+        if ($langue === 'fr') {
+            return array(
+                'injoignable' => 'Le service de licence n\'a pas pu être joint : le produit continue de fonctionner et vérifiera la licence plus tard.',
+                'valide' => 'Licence valide pour {domaine}.',
+                'essai' => 'Licence en mode essai sur {hote} (site de test ou clé de développement).',
+                'derniereVerification' => 'Le service de licence ne répond pas ; dernière vérification le {date}.',
+                'autreDomaine' => 'Cette clé de licence est déjà utilisée sur {domaines}. Transférez-la depuis votre compte pour l\'utiliser sur {hote}.',
+                'aucunDomaine' => 'Cette clé de licence ne permet pas d\'activer {hote}.',
+                'transfert' => 'Cette clé de licence a été transférée vers un autre site{le}. Saisissez la nouvelle clé reçue lors du transfert.',
+                'regeneration' => 'Cette clé de licence a été remplacée par une nouvelle clé{le}. Saisissez la nouvelle clé.',
+                'revocation' => 'Cette clé de licence a été révoquée{le}. Contactez l\'éditeur du produit.',
+                'expiree' => 'Cette clé d\'essai a expiré{le}.',
+                'inconnue' => 'Cette clé de licence n\'existe pas pour ce produit : vérifiez la clé saisie.',
+                'refusee' => 'Licence refusée pour {hote} (motif : {motif}).',
+                'domaines' => 'Domaines concernés : {domaines}.',
+                'le' => ' le {date}',
+                'et' => 'et',
+                'a' => 'à',
+                'premier' => '1er',
+                'mois' => array('janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'),
+            );
+        }
+        return array(
+            'injoignable' => 'The licence service could not be reached: the product keeps working and will check the licence later.',
+            'valide' => 'Licence valid for {domaine}.',
+            'essai' => 'Licence in trial mode on {hote} (a test site or a development key).',
+            'derniereVerification' => 'The licence service is not answering; last checked on {date}.',
+            'autreDomaine' => 'This licence key is already in use on {domaines}. Transfer it from your account to use it on {hote}.',
+            'aucunDomaine' => 'This licence key cannot be activated on {hote}.',
+            'transfert' => 'This licence key was transferred to another site{le}. Enter the new key you received with the transfer.',
+            'regeneration' => 'This licence key was replaced by a new key{le}. Enter the new key.',
+            'revocation' => 'This licence key was revoked{le}. Contact the product\'s publisher.',
+            'expiree' => 'This trial key expired{le}.',
+            'inconnue' => 'This licence key does not exist for this product: check the key you entered.',
+            'refusee' => 'Licence refused for {hote} (reason: {motif}).',
+            'domaines' => 'Domains concerned: {domaines}.',
+            'le' => ' on {date}',
+            'et' => 'and',
+            'a' => 'at',
+            'mois' => array('January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'),
+        );
+    }
+
+    private static function verifierLangue($langue)
+    {
+        if ($langue !== 'fr' && $langue !== 'en') {
+            throw new InvalidArgumentException('langue: expected "fr" or "en", got ' . self::decrire($langue));
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -1732,7 +1857,7 @@ class Licence
 
     /**
      * The pure-PHP verifier. It needs 64-bit integers (PHP_INT_SIZE 8): its field arithmetic is
-     * ref10's radix 2^25.5 (ten signed limbs), whose products reach 2^62 at most (see feMul).
+     * ref10's radix 2^25.5 (ten signed limbs), whose products reach 2^62 at most (see feMultiplier).
      * A 32-bit PHP without sodium cannot verify: every answer then counts as a failed call, which
      * never blocks the product (README).
      */
@@ -1810,28 +1935,28 @@ class Licence
         $c = self::constantes();
         $y = self::feDepuisOctets($yOctets);
         $un = array(1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-        $y2 = self::feSq($y);
+        $y2 = self::feCarre($y);
         $u = self::feSous($y2, $un);                          // u = y^2 - 1
-        $v = self::feAjout(self::feMul($y2, $c['d']), $un);   // v = d y^2 + 1
-        $v3 = self::feMul(self::feSq($v), $v);
-        $x = self::feMul(self::feMul(self::feSq($v3), $v), $u);  // u v^7
+        $v = self::feAjout(self::feMultiplier($y2, $c['d']), $un);   // v = d y^2 + 1
+        $v3 = self::feMultiplier(self::feCarre($v), $v);
+        $x = self::feMultiplier(self::feMultiplier(self::feCarre($v3), $v), $u);  // u v^7
         $x = self::fePuissance22523($x);                      // (u v^7)^((p-5)/8)
-        $x = self::feMul(self::feMul($x, $v3), $u);           // x = u v^3 (u v^7)^((p-5)/8)
-        $vxx = self::feMul(self::feSq($x), $v);
+        $x = self::feMultiplier(self::feMultiplier($x, $v3), $u);           // x = u v^3 (u v^7)^((p-5)/8)
+        $vxx = self::feMultiplier(self::feCarre($x), $v);
         if (!self::feEstNul(self::feSous($vxx, $u))) {
             if (!self::feEstNul(self::feAjout($vxx, $u))) {
                 return null;
             }
-            $x = self::feMul($x, $c['racine']);
+            $x = self::feMultiplier($x, $c['racine']);
         }
         $octetsX = self::feVersOctets($x);
         if ($octetsX === str_repeat("\0", 32) && $signe === 1) {
             return null;
         }
         if ((ord($octetsX[0]) & 1) !== $signe) {
-            $x = self::feNeg($x);
+            $x = self::feNegatif($x);
         }
-        return array($x, $y, $un, self::feMul($x, $y));
+        return array($x, $y, $un, self::feMultiplier($x, $y));
     }
 
     /** The identity in extended coordinates: X = 0 and Y = Z. */
@@ -1842,28 +1967,28 @@ class Licence
 
     private static function geNegatif($p)
     {
-        return array(self::feNeg($p[0]), $p[1], $p[2], self::feNeg($p[3]));
+        return array(self::feNegatif($p[0]), $p[1], $p[2], self::feNegatif($p[3]));
     }
 
     /** A point ready to be added: (Y+X, Y-X, 2Z, 2dT) (add-2008-hwcd-3, a = -1). */
     private static function geEnCache($p)
     {
         $c = self::constantes();
-        return array(self::feAjout($p[1], $p[0]), self::feSous($p[1], $p[0]), self::feAjout($p[2], $p[2]), self::feMul($p[3], $c['d2']));
+        return array(self::feAjout($p[1], $p[0]), self::feSous($p[1], $p[0]), self::feAjout($p[2], $p[2]), self::feMultiplier($p[3], $c['d2']));
     }
 
     /** P + Q with Q in cached form (EFD add-2008-hwcd-3 for a = -1): 8 multiplications. */
     private static function geAjouter($p, $q)
     {
-        $a = self::feMul(self::feSous($p[1], $p[0]), $q[1]);
-        $b = self::feMul(self::feAjout($p[1], $p[0]), $q[0]);
-        $cc = self::feMul($p[3], $q[3]);
-        $dd = self::feMul($p[2], $q[2]);
+        $a = self::feMultiplier(self::feSous($p[1], $p[0]), $q[1]);
+        $b = self::feMultiplier(self::feAjout($p[1], $p[0]), $q[0]);
+        $cc = self::feMultiplier($p[3], $q[3]);
+        $dd = self::feMultiplier($p[2], $q[2]);
         $e = self::feSous($b, $a);
         $f = self::feSous($dd, $cc);
         $g = self::feAjout($dd, $cc);
         $h = self::feAjout($b, $a);
-        return array(self::feMul($e, $f), self::feMul($g, $h), self::feMul($f, $g), self::feMul($e, $h));
+        return array(self::feMultiplier($e, $f), self::feMultiplier($g, $h), self::feMultiplier($f, $g), self::feMultiplier($e, $h));
     }
 
     /**
@@ -1872,15 +1997,15 @@ class Licence
      */
     private static function geDouble($p, $avecT = true)
     {
-        $a = self::feSq($p[0]);
-        $b = self::feSq($p[1]);
-        $c = self::feSq($p[2]);
+        $a = self::feCarre($p[0]);
+        $b = self::feCarre($p[1]);
+        $c = self::feCarre($p[2]);
         $c = self::feAjout($c, $c);
         $h = self::feAjout($a, $b);
-        $e = self::feSous($h, self::feSq(self::feAjout($p[0], $p[1])));
+        $e = self::feSous($h, self::feCarre(self::feAjout($p[0], $p[1])));
         $g = self::feSous($a, $b);
         $f = self::feAjout($c, $g);
-        return array(self::feMul($e, $f), self::feMul($g, $h), self::feMul($f, $g), $avecT ? self::feMul($e, $h) : null);
+        return array(self::feMultiplier($e, $f), self::feMultiplier($g, $h), self::feMultiplier($f, $g), $avecT ? self::feMultiplier($e, $h) : null);
     }
 
     /** The multiples 0..15 of a point, in cached form. */
@@ -1966,10 +2091,10 @@ class Licence
     }
 
     // Field GF(2^255 - 19), ref10 representation: ten signed limbs of 26, 25, 26, 25... bits.
-    // Bounds: a reduced element (the output of feMul, feSq, feCarry) has |limb| <= 2^25 (even) and
-    // 2^24 (odd) or so; feMul and feSq stay below 2^63 for inputs up to six reduced elements
-    // added together (worst term sum 498 * 2^50 * a^2 with a = 3), and the formulas above add at
-    // most four.
+    // Bounds: a reduced element (the output of feMultiplier, feCarre, feRetenues) has |limb| <= 2^25
+    // (even) and 2^24 (odd) or so; feMultiplier and feCarre stay below 2^63 for inputs up to six
+    // reduced elements added together (worst term sum 498 * 2^50 * a^2 with a = 3), and the
+    // formulas above add at most four.
 
     private static function feAjout($f, $g)
     {
@@ -1981,7 +2106,7 @@ class Licence
         return array($f[0] - $g[0], $f[1] - $g[1], $f[2] - $g[2], $f[3] - $g[3], $f[4] - $g[4], $f[5] - $g[5], $f[6] - $g[6], $f[7] - $g[7], $f[8] - $g[8], $f[9] - $g[9]);
     }
 
-    private static function feNeg($f)
+    private static function feNegatif($f)
     {
         return array(-$f[0], -$f[1], -$f[2], -$f[3], -$f[4], -$f[5], -$f[6], -$f[7], -$f[8], -$f[9]);
     }
@@ -2015,7 +2140,7 @@ class Licence
     /** The unique representative below p, as 32 little-endian bytes (ref10 fe_tobytes). */
     private static function feVersOctets($f)
     {
-        list($h0, $h1, $h2, $h3, $h4, $h5, $h6, $h7, $h8, $h9) = self::feCarry($f);
+        list($h0, $h1, $h2, $h3, $h4, $h5, $h6, $h7, $h8, $h9) = self::feRetenues($f);
         $q = (19 * $h9 + (1 << 24)) >> 25;
         $q = ($h0 + $q) >> 26;
         $q = ($h1 + $q) >> 25;
@@ -2055,8 +2180,11 @@ class Licence
         return $sortie . chr($accumulateur & 255);
     }
 
-    /** The carry chain of feMul alone: brings a sum of elements back to reduced bounds. */
-    private static function feCarry($f)
+    /**
+     * The carry chain that ends feMultiplier and feCarre (ref10's, in its order), also used alone:
+     * brings the ten limbs, or a sum of elements, back to reduced bounds.
+     */
+    private static function feRetenues($f)
     {
         list($h0, $h1, $h2, $h3, $h4, $h5, $h6, $h7, $h8, $h9) = $f;
         $c = ($h0 + 33554432) >> 26; $h1 += $c; $h0 -= $c << 26;
@@ -2079,7 +2207,7 @@ class Licence
      * for the wrap-around 2^255 = 19). Inputs of up to six reduced elements added keep every sum
      * below 2^63.
      */
-    private static function feMul($f, $g)
+    private static function feMultiplier($f, $g)
     {
         list($f0, $f1, $f2, $f3, $f4, $f5, $f6, $f7, $f8, $f9) = $f;
         list($g0, $g1, $g2, $g3, $g4, $g5, $g6, $g7, $g8, $g9) = $g;
@@ -2093,23 +2221,11 @@ class Licence
         $h7 = $f0 * $g7 + $f1 * $g6 + $f2 * $g5 + $f3 * $g4 + $f4 * $g3 + $f5 * $g2 + $f6 * $g1 + $f7 * $g0 + 19 * ($f8 * $g9 + $f9 * $g8);
         $h8 = $f0 * $g8 + $f2 * $g6 + $f4 * $g4 + $f6 * $g2 + $f8 * $g0 + 2 * ($f1 * $g7 + $f3 * $g5 + $f5 * $g3 + $f7 * $g1) + 38 * $f9 * $g9;
         $h9 = $f0 * $g9 + $f1 * $g8 + $f2 * $g7 + $f3 * $g6 + $f4 * $g5 + $f5 * $g4 + $f6 * $g3 + $f7 * $g2 + $f8 * $g1 + $f9 * $g0;
-        $c = ($h0 + 33554432) >> 26; $h1 += $c; $h0 -= $c << 26;
-        $c = ($h4 + 33554432) >> 26; $h5 += $c; $h4 -= $c << 26;
-        $c = ($h1 + 16777216) >> 25; $h2 += $c; $h1 -= $c << 25;
-        $c = ($h5 + 16777216) >> 25; $h6 += $c; $h5 -= $c << 25;
-        $c = ($h2 + 33554432) >> 26; $h3 += $c; $h2 -= $c << 26;
-        $c = ($h6 + 33554432) >> 26; $h7 += $c; $h6 -= $c << 26;
-        $c = ($h3 + 16777216) >> 25; $h4 += $c; $h3 -= $c << 25;
-        $c = ($h7 + 16777216) >> 25; $h8 += $c; $h7 -= $c << 25;
-        $c = ($h4 + 33554432) >> 26; $h5 += $c; $h4 -= $c << 26;
-        $c = ($h8 + 33554432) >> 26; $h9 += $c; $h8 -= $c << 26;
-        $c = ($h9 + 16777216) >> 25; $h0 += $c * 19; $h9 -= $c << 25;
-        $c = ($h0 + 33554432) >> 26; $h1 += $c; $h0 -= $c << 26;
-        return array($h0, $h1, $h2, $h3, $h4, $h5, $h6, $h7, $h8, $h9);
+        return self::feRetenues(array($h0, $h1, $h2, $h3, $h4, $h5, $h6, $h7, $h8, $h9));
     }
 
-    /** f^2 mod p (ref10 fe_sq, same grouping as feMul). */
-    private static function feSq($f)
+    /** f^2 mod p (ref10 fe_sq, same grouping as feMultiplier). */
+    private static function feCarre($f)
     {
         list($f0, $f1, $f2, $f3, $f4, $f5, $f6, $f7, $f8, $f9) = $f;
         $h0 = $f0 * $f0 + 38 * ($f2 * $f8 + $f4 * $f6 + $f5 * $f5) + 76 * ($f1 * $f9 + $f3 * $f7);
@@ -2122,52 +2238,40 @@ class Licence
         $h7 = 2 * ($f0 * $f7 + $f1 * $f6 + $f2 * $f5 + $f3 * $f4) + 38 * $f8 * $f9;
         $h8 = $f4 * $f4 + 2 * ($f0 * $f8 + $f2 * $f6) + 4 * ($f1 * $f7 + $f3 * $f5) + 38 * $f9 * $f9;
         $h9 = 2 * ($f0 * $f9 + $f1 * $f8 + $f2 * $f7 + $f3 * $f6 + $f4 * $f5);
-        $c = ($h0 + 33554432) >> 26; $h1 += $c; $h0 -= $c << 26;
-        $c = ($h4 + 33554432) >> 26; $h5 += $c; $h4 -= $c << 26;
-        $c = ($h1 + 16777216) >> 25; $h2 += $c; $h1 -= $c << 25;
-        $c = ($h5 + 16777216) >> 25; $h6 += $c; $h5 -= $c << 25;
-        $c = ($h2 + 33554432) >> 26; $h3 += $c; $h2 -= $c << 26;
-        $c = ($h6 + 33554432) >> 26; $h7 += $c; $h6 -= $c << 26;
-        $c = ($h3 + 16777216) >> 25; $h4 += $c; $h3 -= $c << 25;
-        $c = ($h7 + 16777216) >> 25; $h8 += $c; $h7 -= $c << 25;
-        $c = ($h4 + 33554432) >> 26; $h5 += $c; $h4 -= $c << 26;
-        $c = ($h8 + 33554432) >> 26; $h9 += $c; $h8 -= $c << 26;
-        $c = ($h9 + 16777216) >> 25; $h0 += $c * 19; $h9 -= $c << 25;
-        $c = ($h0 + 33554432) >> 26; $h1 += $c; $h0 -= $c << 26;
-        return array($h0, $h1, $h2, $h3, $h4, $h5, $h6, $h7, $h8, $h9);
+        return self::feRetenues(array($h0, $h1, $h2, $h3, $h4, $h5, $h6, $h7, $h8, $h9));
     }
 
     /** z^(2^252 - 3), i.e. z^((p-5)/8) (ref10 fe_pow22523's addition chain). */
     private static function fePuissance22523($z)
     {
-        $t0 = self::feSq($z);
-        $t1 = self::feSq(self::feSq($t0));
-        $t1 = self::feMul($z, $t1);
-        $t0 = self::feMul($t0, $t1);
-        $t0 = self::feSq($t0);
-        $t0 = self::feMul($t1, $t0);
+        $t0 = self::feCarre($z);
+        $t1 = self::feCarre(self::feCarre($t0));
+        $t1 = self::feMultiplier($z, $t1);
+        $t0 = self::feMultiplier($t0, $t1);
+        $t0 = self::feCarre($t0);
+        $t0 = self::feMultiplier($t1, $t0);
         $t1 = self::feCarreN($t0, 5);
-        $t0 = self::feMul($t1, $t0);
+        $t0 = self::feMultiplier($t1, $t0);
         $t1 = self::feCarreN($t0, 10);
-        $t1 = self::feMul($t1, $t0);
+        $t1 = self::feMultiplier($t1, $t0);
         $t2 = self::feCarreN($t1, 20);
-        $t1 = self::feMul($t2, $t1);
+        $t1 = self::feMultiplier($t2, $t1);
         $t1 = self::feCarreN($t1, 10);
-        $t0 = self::feMul($t1, $t0);
+        $t0 = self::feMultiplier($t1, $t0);
         $t1 = self::feCarreN($t0, 50);
-        $t1 = self::feMul($t1, $t0);
+        $t1 = self::feMultiplier($t1, $t0);
         $t2 = self::feCarreN($t1, 100);
-        $t1 = self::feMul($t2, $t1);
+        $t1 = self::feMultiplier($t2, $t1);
         $t1 = self::feCarreN($t1, 50);
-        $t0 = self::feMul($t1, $t0);
+        $t0 = self::feMultiplier($t1, $t0);
         $t0 = self::feCarreN($t0, 2);
-        return self::feMul($t0, $z);
+        return self::feMultiplier($t0, $z);
     }
 
     private static function feCarreN($f, $n)
     {
         for ($i = 0; $i < $n; $i++) {
-            $f = self::feSq($f);
+            $f = self::feCarre($f);
         }
         return $f;
     }

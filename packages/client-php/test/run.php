@@ -42,6 +42,7 @@ $files = [
     'hosts-test.php',
     'signatures-test.php',
     'client-states-test.php',
+    'messages-test.php',
     'ed25519-test.php',
     'licence-test.php',
     'end-to-end-test.php',

@@ -17,6 +17,7 @@ import { cacheFileName } from '../src/cache-file.js';
 import { Licence } from '../src/licence.js';
 import type { LicenceOptions } from '../src/licence-options.js';
 import { forgetVerified } from '../src/signature-verifier.js';
+import { positiveVerdict } from '../test/positive-verdict.js';
 
 const keys = loadSignatureVectors().keys;
 const signer = createNobleSigner(decodeBase64(keys.primary.seed, 'seed', 32)); // TEST ONLY seed
@@ -28,19 +29,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // A fresh verdict on disk, as a first call leaves it.
 const envelope = signDonnees(
-  {
-    ok: true,
-    motif: '',
-    domaine: 'exemple.fr',
-    essai: false,
-    quand: '',
-    emis: NOW,
-    revalider: NOW + 86_400,
-    sursis: 2_592_000,
-    hote: 'boutique.exemple.fr',
-    produit: 'mon-theme',
-    nonce: 'Zk3q9XbLr2Vt8WcN4yHs',
-  },
+  positiveVerdict(NOW, { hote: 'boutique.exemple.fr', produit: 'mon-theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' }),
   signer,
 );
 writeFileSync(

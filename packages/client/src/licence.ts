@@ -1,4 +1,4 @@
-import { clientStep, isValidationError, readCacheRecord, typeName, ValidationError } from '@licence/core';
+import { asError, clientStep, isValidationError, readCacheRecord, typeName, ValidationError } from '@licence/core';
 import type { CallOutcome, ClientState, ClientStep, Donnees, SignatureVerifier, SignedEnvelope } from '@licence/core';
 import { join } from 'node:path';
 import { cacheFileName, ensureCacheDir, readCacheFile, writeCacheFile } from './cache-file.js';
@@ -8,6 +8,7 @@ import { checkOptions } from './licence-options.js';
 import type { LicenceConfig, LicenceOptions } from './licence-options.js';
 import { acquireLock, lockExists } from './refresh-lock.js';
 import type { RefreshLock } from './refresh-lock.js';
+import { nextNonce } from './request-nonce.js';
 import { isReceipt, serverTime } from './server-time.js';
 import { chooseVerifier, memoized } from './signature-verifier.js';
 import type { Verifier } from './signature-verifier.js';
@@ -26,12 +27,6 @@ export interface LicenceVerdict {
   readonly donnees: Donnees;
   /** What `valide()` answered: `donnees.ok`, or true when lapsed (a network failure never blocks). */
   readonly runs: boolean;
-}
-
-/** Test seams, not part of the public API. */
-export interface LicenceInternals {
-  /** The nonce of each call (default: 16 random bytes, base64url). The conformance vectors fix it. */
-  readonly nonce?: () => string;
 }
 
 /** Extra time, beyond one call's timeout, before a lock is judged stale (a holder also reads and writes a small file). */
@@ -77,7 +72,6 @@ export class Licence {
   /** The site's normalised host (docs/protocol.md#host-normalisation), as sent to the service and required in its answers. */
   readonly hote: string;
   readonly #config: LicenceConfig;
-  readonly #nonce: () => string;
   #setup: Promise<Setup> | null = null;
   /** The envelope this process last accepted: the fast path of `valide()` while it is fresh. */
   #known: Known | null = null;
@@ -89,10 +83,9 @@ export class Licence {
   #calling = false;
   #verdict: LicenceVerdict | null = null;
 
-  constructor(options: LicenceOptions, internals: LicenceInternals = {}) {
+  constructor(options: LicenceOptions) {
     this.#config = checkOptions(options);
     this.hote = this.#config.hote;
-    this.#nonce = internals.nonce ?? randomNonce;
   }
 
   /**
@@ -115,7 +108,7 @@ export class Licence {
       throw new TypeError(
         `message: expected "fr" or "en", got ${typeof lang === 'string' ? JSON.stringify(lang.slice(0, 8)) : typeof lang}`,
       );
-    return verdictMessage(this.#last('message'), this.hote, lang);
+    return verdictMessage(this.#last('message'), lang);
   }
 
   /** The last verdict and its state, or null before the first `valide()`. */
@@ -219,7 +212,7 @@ export class Licence {
 
   async #call(setup: Setup, read: Read): Promise<LicenceVerdict> {
     const { cle, hote, produit, endpoint, userAgent, timeoutMs, fetch } = this.#config;
-    const nonce = this.#nonce();
+    const nonce = nextNonce(this);
     // docs/protocol.md#product-and-nonce: our clients always send produit and a fresh nonce, and
     // check both.
     const body = JSON.stringify({ cle, url: hote, produit, nonce });
@@ -341,7 +334,7 @@ export class Licence {
 
   #report(error: unknown): void {
     try {
-      this.#config.onError(error instanceof Error ? error : new Error(String(error)));
+      this.#config.onError(asError(error));
     } catch {
       // A failing onError must not turn a kept verdict into a crash, and there is nowhere left
       // to report to: the product goes on with its verdict.
@@ -363,13 +356,4 @@ export class Licence {
   #serverNow(known: Known): number {
     return serverTime(this.#localNow(), known.envelope, known.recu);
   }
-}
-
-/** docs/protocol.md#product-and-nonce: 16 random bytes (128 bits), base64url: 22 characters of `[A-Za-z0-9_-]`. */
-export function randomNonce(): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
 }

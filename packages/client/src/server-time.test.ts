@@ -1,22 +1,10 @@
 import type { SignedEnvelope } from '@licence/core';
 import { describe, expect, it } from 'vitest';
+import { positiveVerdict } from '../test/positive-verdict.js';
 import { isReceipt, serverTime } from './server-time.js';
 
 const EMIS = 1_767_225_600;
-const envelope = {
-  donnees: {
-    ok: true,
-    motif: '',
-    domaine: 'exemple.fr',
-    essai: false,
-    quand: '',
-    emis: EMIS,
-    revalider: EMIS + 86_400,
-    sursis: 2_592_000,
-    hote: 'exemple.fr',
-  },
-  signature: '',
-} satisfies SignedEnvelope;
+const envelope = { donnees: positiveVerdict(EMIS), signature: '' } satisfies SignedEnvelope;
 
 describe('serverTime', () => {
   it('counts the time elapsed since receipt on the client clock, from emis', () => {

@@ -9,17 +9,16 @@ export const LANGS: readonly Lang[] = ['fr', 'en'];
  * and dating the event): what the verdict says, the domains it names, the date of the event (`quand`)
  * and, when the verdict is only kept through an outage (grace), when it was last checked.
  * Dates are written out by hand in UTC, the zone `quand` is in, so the text does not depend on
- * the runtime's locale data.
+ * the runtime's locale data. The PHP client writes the same words: messages.json pins both.
  */
 export function verdictMessage(
   verdict: { readonly state: ClientState; readonly donnees: Donnees },
-  hote: string,
   lang: Lang,
 ): string {
   const { state, donnees } = verdict;
   const text = lang === 'fr' ? FRENCH : ENGLISH;
   if (state === 'lapsed') return text.lapsed;
-  const sentence = donnees.ok ? okSentence(donnees, hote, text) : refusalSentence(donnees, hote, text, lang);
+  const sentence = donnees.ok ? okSentence(donnees, text) : refusalSentence(donnees, text, lang);
   return state === 'grace' ? `${sentence} ${text.lastChecked(formatDate(donnees.emis, lang))}` : sentence;
 }
 
@@ -35,7 +34,7 @@ interface Texts {
   readonly revoked: (on: string) => string;
   readonly expired: (on: string) => string;
   readonly unknownKey: string;
-  readonly refused: (motif: string) => string;
+  readonly refused: (motif: string, hote: string) => string;
   readonly domains: (domains: string) => string;
   readonly on: (date: string) => string;
   readonly and: string;
@@ -45,18 +44,18 @@ const FRENCH: Texts = {
   lapsed:
     "Le service de licence n'a pas pu être joint : le produit continue de fonctionner et vérifiera la licence plus tard.",
   valid: (domaine) => `Licence valide pour ${domaine}.`,
-  trial: (hote) => `Licence d'essai ou de développement sur ${hote} : aucune activation n'est utilisée.`,
-  lastChecked: (date) => `Dernière vérification le ${date} ; le service de licence ne répond pas pour l'instant.`,
+  trial: (hote) => `Licence en mode essai sur ${hote} (site de test ou clé de développement).`,
+  lastChecked: (date) => `Le service de licence ne répond pas ; dernière vérification le ${date}.`,
   otherDomain: (domains, hote) =>
-    `Cette clé de licence est déjà utilisée sur ${domains}. Pour l'utiliser sur ${hote}, transférez-la depuis votre compte.`,
+    `Cette clé de licence est déjà utilisée sur ${domains}. Transférez-la depuis votre compte pour l'utiliser sur ${hote}.`,
   noDomain: (hote) => `Cette clé de licence ne permet pas d'activer ${hote}.`,
   transferred: (on) =>
-    `Cette clé de licence a été transférée vers un autre site${on} : utilisez la nouvelle clé reçue lors du transfert.`,
-  regenerated: (on) => `Cette clé de licence a été remplacée par une nouvelle${on} : saisissez la nouvelle clé.`,
-  revoked: (on) => `Cette clé de licence a été révoquée${on}.`,
+    `Cette clé de licence a été transférée vers un autre site${on}. Saisissez la nouvelle clé reçue lors du transfert.`,
+  regenerated: (on) => `Cette clé de licence a été remplacée par une nouvelle clé${on}. Saisissez la nouvelle clé.`,
+  revoked: (on) => `Cette clé de licence a été révoquée${on}. Contactez l'éditeur du produit.`,
   expired: (on) => `Cette clé d'essai a expiré${on}.`,
   unknownKey: "Cette clé de licence n'existe pas pour ce produit : vérifiez la clé saisie.",
-  refused: (motif) => `Licence refusée (motif : ${motif}).`,
+  refused: (motif, hote) => `Licence refusée pour ${hote} (motif : ${motif}).`,
   domains: (domains) => `Domaines concernés : ${domains}.`,
   on: (date) => ` le ${date}`,
   and: 'et',
@@ -65,35 +64,35 @@ const FRENCH: Texts = {
 const ENGLISH: Texts = {
   lapsed: 'The licence service could not be reached: the product keeps working and will check the licence later.',
   valid: (domaine) => `Licence valid for ${domaine}.`,
-  trial: (hote) => `Trial or development licence on ${hote}: no activation is used.`,
-  lastChecked: (date) => `Last checked on ${date}; the licence service is not answering at the moment.`,
+  trial: (hote) => `Licence in trial mode on ${hote} (a test site or a development key).`,
+  lastChecked: (date) => `The licence service is not answering; last checked on ${date}.`,
   otherDomain: (domains, hote) =>
-    `This licence key is already in use on ${domains}. To use it on ${hote}, transfer it from your account.`,
+    `This licence key is already in use on ${domains}. Transfer it from your account to use it on ${hote}.`,
   noDomain: (hote) => `This licence key cannot be activated on ${hote}.`,
   transferred: (on) =>
-    `This licence key was transferred to another site${on}: use the new key you received with the transfer.`,
-  regenerated: (on) => `This licence key was replaced by a new one${on}: enter the new key.`,
-  revoked: (on) => `This licence key was revoked${on}.`,
+    `This licence key was transferred to another site${on}. Enter the new key you received with the transfer.`,
+  regenerated: (on) => `This licence key was replaced by a new key${on}. Enter the new key.`,
+  revoked: (on) => `This licence key was revoked${on}. Contact the product's publisher.`,
   expired: (on) => `This trial key expired${on}.`,
   unknownKey: 'This licence key does not exist for this product: check the key you entered.',
-  refused: (motif) => `Licence refused (reason: ${motif}).`,
+  refused: (motif, hote) => `Licence refused for ${hote} (reason: ${motif}).`,
   domains: (domains) => `Domains concerned: ${domains}.`,
   on: (date) => ` on ${date}`,
   and: 'and',
 };
 
-function okSentence(donnees: Donnees, hote: string, text: Texts): string {
-  if (donnees.essai) return text.trial(hote);
-  return text.valid(donnees.domaine === '' ? hote : donnees.domaine);
+function okSentence(donnees: Donnees, text: Texts): string {
+  if (donnees.essai) return text.trial(donnees.hote);
+  return text.valid(donnees.domaine === '' ? donnees.hote : donnees.domaine);
 }
 
-function refusalSentence(donnees: Donnees, hote: string, text: Texts, lang: Lang): string {
+function refusalSentence(donnees: Donnees, text: Texts, lang: Lang): string {
   const domains = joinDomains(donnees.domaine, text.and);
   const on = eventDate(donnees.quand, lang, text);
   const withDomains = (sentence: string) => (domains === '' ? sentence : `${sentence} ${text.domains(domains)}`);
   switch (donnees.motif) {
     case 'autre_domaine':
-      return domains === '' ? text.noDomain(hote) : text.otherDomain(domains, hote);
+      return domains === '' ? text.noDomain(donnees.hote) : text.otherDomain(domains, donnees.hote);
     case 'transfert':
       return withDomains(text.transferred(on));
     case 'regeneration':
@@ -105,8 +104,9 @@ function refusalSentence(donnees: Donnees, hote: string, text: Texts, lang: Lang
     case 'inconnue':
       return text.unknownKey;
     default:
-      // A reason a later service may add: named as it is, never hidden.
-      return withDomains(text.refused(donnees.motif));
+      // A reason a later service may add: named as it is, never hidden; its quand, whose meaning
+      // this client cannot know, is left out.
+      return withDomains(text.refused(donnees.motif, donnees.hote));
   }
 }
 

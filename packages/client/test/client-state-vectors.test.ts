@@ -7,6 +7,7 @@ import type { ClientStateCase } from '@licence/vectors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheFileName } from '../src/cache-file.js';
 import { Licence } from '../src/licence.js';
+import { fixNonceForTests } from '../src/request-nonce.js';
 import { closedPortUrl, startFakeService } from './fake-service.js';
 import type { FakeService } from './fake-service.js';
 
@@ -94,20 +95,18 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
   const before = service.requests.length;
   const abandonedBefore = service.abandoned();
   const errors: Error[] = [];
-  const licence = new Licence(
-    {
-      cle: CLE,
-      cacheDir: dir,
-      produit,
-      publicKeys: vectors.trustedPublicKeys,
-      url,
-      host: c.expect.hote,
-      clock: { now: () => c.now * 1000 },
-      timeoutMs: 100,
-      onError: (error) => errors.push(error),
-    },
-    { nonce: () => c.expect.nonce ?? 'nonce_de_ce-test_000000' },
-  );
+  const licence = new Licence({
+    cle: CLE,
+    cacheDir: dir,
+    produit,
+    publicKeys: vectors.trustedPublicKeys,
+    url,
+    host: c.expect.hote,
+    clock: { now: () => c.now * 1000 },
+    timeoutMs: 100,
+    onError: (error) => errors.push(error),
+  });
+  fixNonceForTests(licence, () => c.expect.nonce ?? 'nonce_de_ce-test_000000');
   const runs = await licence.valide();
   const sent = service.requests.slice(before);
   expect(errors).toEqual([]);

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cacheFileName } from '../src/cache-file.js';
 import { Licence } from '../src/licence.js';
-import { startLicenceServer, TEST_PUBLIC_KEY } from './licence-server.js';
+import { DAY, licenceOptions, PRODUIT, serverAndFolderEachTest } from './end-to-end-setup.js';
 import type { LicenceServer } from './licence-server.js';
 
 /**
@@ -15,30 +14,17 @@ import type { LicenceServer } from './licence-server.js';
  * ahead.
  */
 
-const DAY = 86_400;
-const PRODUIT = 'mon-theme';
 const HOST = 'boutique.exemple.fr';
 
 let server: LicenceServer;
 let dir: string;
-
-beforeEach(async () => {
-  server = await startLicenceServer({ clockStartMs: Date.UTC(2026, 0, 5, 9, 0, 0) });
-  dir = mkdtempSync(join(tmpdir(), 'licence-skew-'));
-});
-afterEach(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
+serverAndFolderEachTest('licence-skew-', (setup) => {
+  ({ server, dir } = setup);
 });
 
 function skewedLicence(cle: string, skewSeconds: number): Licence {
   return new Licence({
-    cle,
-    cacheDir: dir,
-    produit: PRODUIT,
-    publicKeys: [TEST_PUBLIC_KEY],
-    url: server.url,
-    host: HOST,
+    ...licenceOptions(server, dir, cle, HOST),
     clock: { now: () => server.clock.now() + skewSeconds * 1000 },
   });
 }

@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cacheFileName } from '../src/cache-file.js';
 import { Licence } from '../src/licence.js';
-import { startLicenceServer, TEST_PUBLIC_KEY } from './licence-server.js';
+import { DAY, licenceOptions, PRODUIT, serverAndFolderEachTest } from './end-to-end-setup.js';
 import type { LicenceServer } from './licence-server.js';
 
 /**
@@ -18,8 +17,6 @@ import type { LicenceServer } from './licence-server.js';
  */
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'valide-child.mjs');
-const DAY = 86_400;
-const PRODUIT = 'mon-theme';
 const HOST = 'boutique.exemple.fr';
 
 interface ChildAnswer {
@@ -32,26 +29,18 @@ let server: LicenceServer;
 let dir: string;
 const children = new Set<ChildProcess>();
 
-beforeEach(async () => {
-  server = await startLicenceServer({ clockStartMs: Date.UTC(2026, 0, 5, 9, 0, 0) });
-  dir = mkdtempSync(join(tmpdir(), 'licence-processes-'));
+serverAndFolderEachTest('licence-processes-', (setup) => {
+  ({ server, dir } = setup);
 });
-afterEach(async () => {
+// Registered after the server's: vitest runs after-each hooks last first, so the children die
+// before the server they talk to stops.
+afterEach(() => {
   for (const child of children) child.kill('SIGKILL');
   children.clear();
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function options(cle: string) {
-  return {
-    cle,
-    cacheDir: join(dir, 'cache'),
-    produit: PRODUIT,
-    publicKeys: [TEST_PUBLIC_KEY],
-    url: server.url,
-    host: HOST,
-  };
+  return licenceOptions(server, join(dir, 'cache'), cle, HOST);
 }
 
 function startChild(config: unknown): { child: ChildProcess; done: Promise<ChildAnswer> } {

@@ -1,13 +1,13 @@
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cacheFileName } from '../src/cache-file.js';
 import { DEFAULT_TIMEOUT_MS } from '../src/call-service.js';
 import { Licence } from '../src/licence.js';
 import type { LicenceOptions } from '../src/licence-options.js';
+import { DAY, licenceOptions, PRODUIT, serverAndFolderEachTest } from './end-to-end-setup.js';
 import { startFakeService } from './fake-service.js';
-import { startLicenceServer, TEST_PUBLIC_KEY } from './licence-server.js';
+import { TEST_PUBLIC_KEY } from './licence-server.js';
 import type { LicenceServer } from './licence-server.js';
 
 /**
@@ -16,9 +16,6 @@ import type { LicenceServer } from './licence-server.js';
  * needed. The client's clock is the server's, moved by the test: nothing waits for real time.
  */
 
-const DAY = 86_400;
-const START_MS = Date.UTC(2026, 0, 5, 9, 0, 0);
-const PRODUIT = 'mon-theme';
 const HOST = 'https://www.boutique.exemple.fr/panier';
 const HOTE = 'boutique.exemple.fr';
 
@@ -26,28 +23,13 @@ let server: LicenceServer;
 let dir: string;
 let errors: Error[];
 
-beforeEach(async () => {
-  server = await startLicenceServer({ clockStartMs: START_MS });
-  dir = mkdtempSync(join(tmpdir(), 'licence-client-'));
+serverAndFolderEachTest('licence-client-', (setup) => {
+  ({ server, dir } = setup);
   errors = [];
-});
-afterEach(async () => {
-  await server.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function licenceFor(cle: string, options: Partial<LicenceOptions> = {}): Licence {
-  return new Licence({
-    cle,
-    cacheDir: dir,
-    produit: PRODUIT,
-    publicKeys: [TEST_PUBLIC_KEY],
-    url: server.url,
-    host: HOST,
-    clock: server.clock,
-    onError: (error) => errors.push(error),
-    ...options,
-  });
+  return new Licence({ ...optionsOf(cle), onError: (error) => errors.push(error), ...options });
 }
 
 /** A fetch that counts its calls and delegates to the real one: every call is a connection attempt. */
@@ -146,7 +128,7 @@ describe('end-to-end scenarios against the real Koa server', () => {
     const file = await cacheFile(cle);
     expect(readRecord(file)).toMatchObject({ failures: 1, retryAt: nowSeconds() + 300 });
     expect(licence.message('en')).toBe(
-      'Licence valid for exemple.fr. Last checked on 5 January 2026 at 09:00 UTC; the licence service is not answering at the moment.',
+      'Licence valid for exemple.fr. The licence service is not answering; last checked on 5 January 2026 at 09:00 UTC.',
     );
 
     // Inside the back-off: no attempt at all, from this instance or a new one (a new process).
@@ -199,10 +181,10 @@ describe('end-to-end scenarios against the real Koa server', () => {
       donnees: { ok: false, motif: 'revocation', quand: '2026-01-05T10:00:00Z' },
     });
     expect(licence.message()).toBe(
-      'Cette clé de licence a été révoquée le 5 janvier 2026 à 10:00 UTC. Domaines concernés : exemple.fr.',
+      "Cette clé de licence a été révoquée le 5 janvier 2026 à 10:00 UTC. Contactez l'éditeur du produit. Domaines concernés : exemple.fr.",
     );
     expect(licence.message('en')).toBe(
-      'This licence key was revoked on 5 January 2026 at 10:00 UTC. Domains concerned: exemple.fr.',
+      "This licence key was revoked on 5 January 2026 at 10:00 UTC. Contact the product's publisher. Domains concerned: exemple.fr.",
     );
     expect(await licenceFor(cle).valide()).toBe(false);
 
@@ -233,7 +215,7 @@ describe('end-to-end scenarios against the real Koa server', () => {
       donnees: { motif: 'transfert', quand: '2026-01-05T11:00:00Z' },
     });
     expect(licence.message()).toBe(
-      'Cette clé de licence a été transférée vers un autre site le 5 janvier 2026 à 11:00 UTC : utilisez la nouvelle clé reçue lors du transfert. Domaines concernés : exemple.fr.',
+      'Cette clé de licence a été transférée vers un autre site le 5 janvier 2026 à 11:00 UTC. Saisissez la nouvelle clé reçue lors du transfert. Domaines concernés : exemple.fr.',
     );
     // The new key runs on the new site.
     const newSite = new Licence({ ...optionsOf(String(moved.cle)), host: 'nouveau.fr', cacheDir: dir });
@@ -375,7 +357,7 @@ describe('more of the client against the real server', () => {
     expect(await licence.valide()).toBe(true);
     expect(licence.essai()).toBe(true);
     expect(licence.message('en')).toBe(
-      'Trial or development licence on staging.boutique.exemple.fr: no activation is used.',
+      'Licence in trial mode on staging.boutique.exemple.fr (a test site or a development key).',
     );
     // The site's own first call still binds it: staging used no slot.
     expect(await licenceFor(cle).valide()).toBe(true);
@@ -387,7 +369,7 @@ describe('more of the client against the real server', () => {
     const other = licenceFor(cle, { host: 'https://autre-boutique.fr' });
     expect(await other.valide()).toBe(false);
     expect(other.message()).toBe(
-      "Cette clé de licence est déjà utilisée sur exemple.fr. Pour l'utiliser sur autre-boutique.fr, transférez-la depuis votre compte.",
+      "Cette clé de licence est déjà utilisée sur exemple.fr. Transférez-la depuis votre compte pour l'utiliser sur autre-boutique.fr.",
     );
   });
 
@@ -484,13 +466,5 @@ describe('more of the client against the real server', () => {
 });
 
 function optionsOf(cle: string): LicenceOptions {
-  return {
-    cle,
-    cacheDir: dir,
-    produit: PRODUIT,
-    publicKeys: [TEST_PUBLIC_KEY],
-    url: server.url,
-    host: HOST,
-    clock: server.clock,
-  };
+  return { ...licenceOptions(server, dir, cle, HOST), clock: server.clock };
 }

@@ -6,35 +6,21 @@
 import { createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVerify } from 'node:crypto';
 import { bench, describe } from 'vitest';
 import { canonicalBytes, canonicalJson } from '../src/canonical-json.js';
-import type { Donnees } from '../src/donnees.js';
-import { createNobleSigner, signDonnees, verifySignature } from '../src/ed25519.js';
+import { signDonnees, verifySignature } from '../src/ed25519.js';
 import { parseHost } from '../src/parse-host.js';
 import { verifyEnvelope } from '../src/verify-envelope.js';
+import { primarySigner as noble, okDonnees, primarySeed } from '../test/test-signer.js';
 
-// TEST ONLY seed (the vectors' primary key).
-const seed = new TextEncoder().encode('TEST ONLY - never sign real data');
-const noble = createNobleSigner(seed);
+// The TEST ONLY primary key, in noble and in node:crypto (RFC 8410: PKCS#8 DER prefix + seed).
 const privateKey = createPrivateKey({
-  key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+  key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), primarySeed]),
   format: 'der',
   type: 'pkcs8',
 });
 const publicKey = createPublicKey(privateKey);
 
 // The same verdict for every row: a positive answer with produit and nonce, as our clients ask.
-const donnees: Donnees = {
-  ok: true,
-  motif: '',
-  domaine: 'exemple.fr',
-  essai: false,
-  quand: '',
-  emis: 1795342440,
-  revalider: 1795428840,
-  sursis: 2592000,
-  hote: 'boutique.exemple.fr',
-  produit: 'mon-theme',
-  nonce: 'Zk3q9XbLr2Vt8WcN4yHs',
-};
+const donnees = okDonnees({ hote: 'boutique.exemple.fr', produit: 'mon-theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' });
 const message = canonicalBytes(donnees);
 const envelope = signDonnees(donnees, noble);
 const signature = Buffer.from(envelope.signature, 'base64');

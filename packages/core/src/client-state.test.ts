@@ -1,10 +1,11 @@
 import { loadClientStateVectors } from '@licence/vectors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { okDonnees, primarySigner as signer, untrustedSigner as otherSigner } from '../test/test-signer.js';
 import { clientStep, readCacheRecord } from './client-state.js';
 import type { CacheRecord, CallOutcome, ClientStep, ClientStepInput } from './client-state.js';
 import type { Donnees, SignedEnvelope } from './donnees.js';
-import { createNobleSigner, signDonnees, verifySignature } from './ed25519.js';
+import { signDonnees, verifySignature } from './ed25519.js';
 import { ValidationError } from './validation-error.js';
 
 const vectors = loadClientStateVectors();
@@ -30,8 +31,6 @@ describe('client-states.json vectors', () => {
 });
 
 // Scenario and property tests sign with core's own signer over the TEST ONLY seed.
-const signer = createNobleSigner(new TextEncoder().encode('TEST ONLY - never sign real data'));
-const otherSigner = createNobleSigner(new TextEncoder().encode("TEST ONLY - an attacker's seed!!"));
 const KEYS = [signer.publicKey];
 const HOTE = 'boutique.exemple.fr';
 const PRODUIT = 'theme-boutique';
@@ -39,21 +38,10 @@ const DAY = 86400;
 const T0 = 1767225600;
 
 function answer(emis: number, nonce: string, fields: Partial<Donnees> = {}): SignedEnvelope {
-  const donnees: Donnees = {
-    ok: true,
-    motif: '',
-    domaine: 'exemple.fr',
-    essai: false,
-    quand: '',
-    emis,
-    revalider: emis + DAY,
-    sursis: 30 * DAY,
-    hote: HOTE,
-    produit: PRODUIT,
-    nonce,
-    ...fields,
-  };
-  return signDonnees(donnees, signer);
+  return signDonnees(
+    okDonnees({ emis, revalider: emis + DAY, hote: HOTE, produit: PRODUIT, nonce, ...fields }),
+    signer,
+  );
 }
 
 /** A client's life as the TS and PHP clients run it: read, step, call if told, step again, write. */

@@ -1,28 +1,35 @@
 import { loadVerdictVectors, type VerdictCase } from '@licence/vectors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { keyRecord, VALID_KEY } from '../test/key-record-support.js';
+import { expectValidationError } from '../test/validation-error-support.js';
 import {
   decideVerdict,
   DEFAULT_VERDICT_SETTINGS,
-  type KeyRecord,
   type VerdictRequest,
   type VerdictSettings,
 } from './decide-verdict.js';
 import { MOTIFS } from './donnees.js';
-import type { HostInfo } from './parse-host.js';
-import { ValidationError } from './validation-error.js';
+import { type KeyRecord, parseKeyRecord } from './key-record.js';
+import { type HostInfo, parseHost } from './parse-host.js';
+import { validateNonce, validateProduit } from './request-fields.js';
 
 const vectors = loadVerdictVectors();
 
-/** The request a vector describes: optional fields only when the case has them. */
+/**
+ * The request a vector describes, through the parsers that hand decideVerdict its input. A case's
+ * host is what parseHost makes of its `hote` (the file's notes say so): checked here.
+ */
 function requestOf(c: VerdictCase): VerdictRequest {
+  const host = parseHost(c.host.hote);
+  expect(host, c.name).toEqual(c.host);
   return {
-    key: c.key,
-    host: c.host,
+    key: parseKeyRecord(c.key),
+    host,
+    produit: validateProduit(c.produit),
+    nonce: validateNonce(c.nonce),
     now: c.now,
-    ...(c.produit === undefined ? {} : { produit: c.produit }),
-    ...(c.nonce === undefined ? {} : { nonce: c.nonce }),
-    ...(c.settings === undefined ? {} : { settings: c.settings }),
+    settings: c.settings,
   };
 }
 
@@ -100,14 +107,8 @@ describe('DEFAULT_VERDICT_SETTINGS', () => {
     expect(Object.isFrozen(DEFAULT_VERDICT_SETTINGS)).toBe(true);
   });
 
-  it('applies when settings are absent or explicitly undefined (a JavaScript caller)', () => {
-    const request = {
-      key: null,
-      host: { hote: 'exemple.fr', registrable: 'exemple.fr', test: false },
-      now: 1000,
-      settings: undefined,
-    };
-    const { donnees } = decideVerdict(request as unknown as VerdictRequest);
+  it('applies when settings are absent or explicitly undefined', () => {
+    const { donnees } = decideVerdict({ key: null, host: parseHost('exemple.fr'), now: 1000, settings: undefined });
     expect(donnees.revalider).toBe(1000 + 86400);
     expect(donnees.sursis).toBe(2592000);
   });
@@ -116,22 +117,24 @@ describe('DEFAULT_VERDICT_SETTINGS', () => {
 // ---------------------------------------------------------------------------------------------
 // Properties over generated requests: what must hold whatever the rule that answers.
 
+// Real hosts with a registrable domain (an IP address is its own), then test hosts with and without
+// one.
 const HOSTS: readonly HostInfo[] = [
-  { hote: 'exemple.fr', registrable: 'exemple.fr', test: false },
-  { hote: 'shop.exemple.fr', registrable: 'exemple.fr', test: false },
-  { hote: 'autre.fr', registrable: 'autre.fr', test: false },
-  { hote: 'galerie.fr', registrable: 'galerie.fr', test: false },
-  { hote: '203.0.113.7', registrable: '203.0.113.7', test: false },
-  { hote: 'localhost', registrable: null, test: true },
-  { hote: '10.0.0.5', registrable: null, test: true },
-  { hote: 'staging.exemple.fr', registrable: 'exemple.fr', test: true },
-  { hote: 'boutique.test', registrable: 'boutique.test', test: true },
-];
+  'exemple.fr',
+  'shop.exemple.fr',
+  'autre.fr',
+  'galerie.fr',
+  '203.0.113.7',
+  'localhost',
+  '10.0.0.5',
+  'staging.exemple.fr',
+  'boutique.test',
+].map((hote) => parseHost(hote));
 const DOMAINS = ['exemple.fr', 'autre.fr', 'galerie.fr', '203.0.113.7', 'atelier.com'];
 const PRODUCTS = ['galerie-pro', 'diaporama', 'formulaires'];
 const seconds = fc.integer({ min: 0, max: 4_102_444_800 });
 
-const keyRecord: fc.Arbitrary<KeyRecord> = fc
+const keyRecords: fc.Arbitrary<KeyRecord> = fc
   .record({
     kind: fc.constantFrom('buyer', 'trial', 'dev'),
     status: fc.constantFrom('active', 'transfert', 'regeneration', 'revocation'),
@@ -141,24 +144,26 @@ const keyRecord: fc.Arbitrary<KeyRecord> = fc
     sites: fc.integer({ min: 0, max: 4 }),
     domains: fc.shuffledSubarray(DOMAINS),
   })
-  .map(({ kind, status, ended, expires, products, sites, domains }) => ({
-    kind,
-    status,
-    endedAt: status === 'active' ? null : ended,
-    expiresAt: kind === 'trial' ? expires : null,
-    products,
-    sites,
-    domains,
-  }));
+  .map(({ kind, status, ended, expires, products, sites, domains }) =>
+    keyRecord({
+      kind,
+      status,
+      endedAt: status === 'active' ? null : ended,
+      expiresAt: kind === 'trial' ? expires : null,
+      products,
+      sites,
+      domains,
+    }),
+  );
 
 const request: fc.Arbitrary<VerdictRequest> = fc
   .record({
-    key: fc.option(keyRecord, { nil: null }),
+    key: fc.option(keyRecords, { nil: null }),
     host: fc.constantFrom(...HOSTS),
-    produit: fc.option(fc.constantFrom(...PRODUCTS), { nil: undefined }),
-    nonce: fc.option(fc.constantFrom('q3V9_xYk-2LmT8pR4sWz1A', 'AAAAAAAAAAAAAAAA'), {
-      nil: undefined,
-    }),
+    produit: fc.option(fc.constantFrom(...PRODUCTS), { nil: undefined }).map(validateProduit),
+    nonce: fc
+      .option(fc.constantFrom('q3V9_xYk-2LmT8pR4sWz1A', 'AAAAAAAAAAAAAAAA'), { nil: undefined })
+      .map(validateNonce),
     now: seconds,
     settings: fc.option(
       fc.record({
@@ -236,7 +241,7 @@ describe('decideVerdict properties', () => {
       fc.property(request, (r) => {
         const first = decideVerdict(r);
         if (first.bind === null || r.key === null) return;
-        const again = decideVerdict({ ...r, key: { ...r.key, domains: [...r.key.domains, first.bind] } });
+        const again = decideVerdict({ ...r, key: keyRecord({ ...r.key, domains: [...r.key.domains, first.bind] }) });
         expect(again).toStrictEqual({ donnees: first.donnees, bind: null });
       }),
     );
@@ -267,20 +272,12 @@ describe('decideVerdict properties', () => {
   it('lets exactly one of two first calls from two domains bind a one-domain key', () => {
     // docs/protocol.md#verdict: the store binds atomically; the loser is decided again with the
     // fresh record.
-    const key: KeyRecord = {
-      kind: 'buyer',
-      status: 'active',
-      endedAt: null,
-      expiresAt: null,
-      products: ['galerie-pro'],
-      sites: 1,
-      domains: [],
-    };
-    const a: HostInfo = { hote: 'exemple.fr', registrable: 'exemple.fr', test: false };
-    const b: HostInfo = { hote: 'autre.fr', registrable: 'autre.fr', test: false };
+    const key = keyRecord({ ...VALID_KEY, domains: [] });
+    const a = parseHost('exemple.fr');
+    const b = parseHost('autre.fr');
     expect(decideVerdict({ key, host: a, now: 1 }).bind).toBe('exemple.fr');
     expect(decideVerdict({ key, host: b, now: 1 }).bind).toBe('autre.fr');
-    const fresh: KeyRecord = { ...key, domains: ['exemple.fr'] };
+    const fresh = keyRecord({ ...VALID_KEY, domains: ['exemple.fr'] });
     const loser = decideVerdict({ key: fresh, host: b, now: 1 });
     expect(loser.bind).toBeNull();
     expect(loser.donnees).toMatchObject({ ok: false, motif: 'autre_domaine', domaine: 'exemple.fr' });
@@ -296,40 +293,17 @@ function deepFreeze<T>(value: T): T {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Boundary checks: exact messages, the field at fault, and no rule consulted before them.
+// The checks decideVerdict keeps, on the time and the settings that no parser hands it: exact
+// messages and the field at fault. The key, host, produit and nonce are checked by their parsers
+// (key-record.test.ts, parse-host.test.ts, request-fields.test.ts).
 
-const VALID_KEY = {
-  kind: 'buyer',
-  status: 'active',
-  endedAt: null,
-  expiresAt: null,
-  products: ['galerie-pro'],
-  sites: 1,
-  domains: ['exemple.fr'],
-};
-const VALID_HOST = { hote: 'exemple.fr', registrable: 'exemple.fr', test: false };
-const VALID = { key: VALID_KEY, host: VALID_HOST, now: 1795342440 };
+const VALID: VerdictRequest = { key: keyRecord(VALID_KEY), host: parseHost('exemple.fr'), now: 1795342440 };
 
-/** Calls decideVerdict with a request a JavaScript caller could build, typed or not. */
+/** Calls decideVerdict with a time or settings a JavaScript caller could hand it, typed or not. */
 function decideUnknown(input: unknown) {
   return decideVerdict(input as VerdictRequest);
 }
 
-function expectValidationError(input: unknown, field: string, message: string): void {
-  let error: unknown;
-  try {
-    decideUnknown(input);
-  } catch (caught) {
-    error = caught;
-  }
-  expect(error).toBeInstanceOf(ValidationError);
-  expect(error).toMatchObject({ field, message });
-}
-
-const withKey = (patch: Record<string, unknown>) => ({ ...VALID, key: { ...VALID_KEY, ...patch } });
-const withHost = (patch: Record<string, unknown>) => ({ ...VALID, host: { ...VALID_HOST, ...patch } });
-const { key: _key, ...withoutKey } = VALID;
-const { host: _host, ...withoutHost } = VALID;
 const { now: _now, ...withoutNow } = VALID;
 
 describe('decideVerdict input checks', () => {
@@ -338,10 +312,6 @@ describe('decideVerdict input checks', () => {
   });
 
   it.each<[string, unknown, string]>([
-    ['no request', null, 'request: expected an object, got null'],
-    ['a string request', 'exemple.fr', 'request: expected an object, got string'],
-    ['an array request', [VALID], 'request: expected an object, got array'],
-
     ['no now', withoutNow, 'now: expected a number, got undefined'],
     ['now as a string', { ...VALID, now: '1795342440' }, 'now: expected a number, got string'],
     ['a negative now', { ...VALID, now: -1 }, 'now: expected an integer from 0 to 9007199254654591, got -1'],
@@ -359,7 +329,6 @@ describe('decideVerdict input checks', () => {
       'now: expected an integer from 0 to 9007199254740981, got 9007199254740982',
     ],
 
-    ['null settings', { ...VALID, settings: null }, 'settings: expected an object, got null'],
     [
       'a zero revalidateAfter',
       { ...VALID, settings: { revalidateAfter: 0, grace: 1 } },
@@ -381,136 +350,23 @@ describe('decideVerdict input checks', () => {
       { ...VALID, settings: { revalidateAfter: 3600, grace: 0.5 } },
       'settings.grace: expected an integer from 1 to 9007199254740991, got 0.5',
     ],
-
-    ['an empty produit', { ...VALID, produit: '' }, 'produit: expected 1 to 64 characters, got 0'],
-    ['a null produit', { ...VALID, produit: null }, 'produit: expected a string, got null'],
-    ['an upper-case produit', { ...VALID, produit: 'Galerie' }, 'produit: expected only a-z, 0-9, ".", "_" and "-"'],
-    ['a short nonce', { ...VALID, nonce: 'short' }, 'nonce: expected 16 to 64 characters, got 5'],
-    ['a base64 nonce', { ...VALID, nonce: 'AAAAAAAAAAAAAA==' }, 'nonce: expected only A-Z, a-z, 0-9, "_" and "-"'],
-
-    ['no host', withoutHost, 'host: expected an object, got undefined'],
-    ['a string host', { ...VALID, host: 'exemple.fr' }, 'host: expected an object, got string'],
-    ['an empty hote', withHost({ hote: '' }), 'host.hote: expected a non-empty string, got an empty string'],
-    ['a numeric hote', withHost({ hote: 42 }), 'host.hote: expected a non-empty string, got number'],
-    [
-      'no registrable',
-      withHost({ registrable: undefined }),
-      'host.registrable: expected null or a non-empty string, got undefined',
-    ],
-    [
-      'an empty registrable',
-      withHost({ registrable: '' }),
-      'host.registrable: expected null or a non-empty string, got an empty string',
-    ],
-    ['test as a string', withHost({ test: 'false' }), 'host.test: expected a boolean, got string'],
-    [
-      'a real host without a registrable domain',
-      withHost({ hote: 'co.uk', registrable: null }),
-      'host.registrable: expected a registrable domain for a host that is not a test host, got null',
-    ],
-    [
-      'a real host without a registrable domain, even for no such key',
-      { ...VALID, key: null, host: { hote: 'co.uk', registrable: null, test: false } },
-      'host.registrable: expected a registrable domain for a host that is not a test host, got null',
-    ],
-
-    ['no key field', withoutKey, 'key: expected an object or null, got undefined'],
-    ['a key as a string', { ...VALID, key: 'ABCDE-FGHJK' }, 'key: expected an object or null, got string'],
-    ['a key as an array', { ...VALID, key: [] }, 'key: expected an object or null, got array'],
-    ['an unknown kind', withKey({ kind: 'gold' }), 'key.kind: expected one of "buyer", "trial", "dev", got "gold"'],
-    ['no kind', withKey({ kind: undefined }), 'key.kind: expected one of "buyer", "trial", "dev", got undefined'],
-    [
-      'an unknown status',
-      withKey({ status: 'expiree' }),
-      'key.status: expected one of "active", "transfert", "regeneration", "revocation", got "expiree"',
-    ],
-    ['endedAt as a string', withKey({ endedAt: '2026' }), 'key.endedAt: expected null or a number, got string'],
-    ['no endedAt', withKey({ endedAt: undefined }), 'key.endedAt: expected null or a number, got undefined'],
-    [
-      'a negative endedAt',
-      withKey({ status: 'revocation', endedAt: -1 }),
-      'key.endedAt: expected an integer from 0 to 253402300799, got -1',
-    ],
-    [
-      'an endedAt past year 9999',
-      withKey({ status: 'revocation', endedAt: 253402300800 }),
-      'key.endedAt: expected an integer from 0 to 253402300799, got 253402300800',
-    ],
-    [
-      'a fractional expiresAt',
-      withKey({ kind: 'trial', expiresAt: 1.5 }),
-      'key.expiresAt: expected an integer from 0 to 253402300799, got 1.5',
-    ],
-    ['products as a string', withKey({ products: 'galerie-pro' }), 'key.products: expected an array, got string'],
-    [
-      'a numeric product',
-      withKey({ products: ['galerie-pro', 7] }),
-      'key.products[1]: expected a non-empty string, got number',
-    ],
-    [
-      'an empty product',
-      withKey({ products: [''] }),
-      'key.products[0]: expected a non-empty string, got an empty string',
-    ],
-    ['negative sites', withKey({ sites: -1 }), 'key.sites: expected an integer from 0 to 9007199254740991, got -1'],
-    ['fractional sites', withKey({ sites: 1.5 }), 'key.sites: expected an integer from 0 to 9007199254740991, got 1.5'],
-    ['sites as a string', withKey({ sites: '1' }), 'key.sites: expected a number, got string'],
-    ['null domains', withKey({ domains: null }), 'key.domains: expected an array, got null'],
-    [
-      'an empty bound domain',
-      withKey({ domains: ['exemple.fr', ''] }),
-      'key.domains[1]: expected a non-empty string, got an empty string',
-    ],
-    [
-      'an active key with an end',
-      withKey({ endedAt: 1793810730 }),
-      'key.endedAt: expected null for an active key, got 1793810730',
-    ],
-    [
-      'a revoked key without a date',
-      withKey({ status: 'revocation' }),
-      'key.endedAt: expected a number for a key with status "revocation", got null',
-    ],
-    [
-      'a transferred key without a date',
-      withKey({ status: 'transfert' }),
-      'key.endedAt: expected a number for a key with status "transfert", got null',
-    ],
-    [
-      'a trial key without an end',
-      withKey({ kind: 'trial' }),
-      'key.expiresAt: expected a number for a trial key, got null',
-    ],
-    [
-      'a buyer key with an end',
-      withKey({ expiresAt: 1795996800 }),
-      'key.expiresAt: expected null for a buyer key, got 1795996800',
-    ],
-    [
-      'a dev key with an end',
-      withKey({ kind: 'dev', expiresAt: 1795996800 }),
-      'key.expiresAt: expected null for a dev key, got 1795996800',
-    ],
-    // Checked before any rule: rule 2 alone would have answered inconnue here.
-    [
-      'a malformed record whatever rule would answer',
-      { ...withKey({ domains: [3] }), produit: 'formulaires' },
-      'key.domains[0]: expected a non-empty string, got number',
-    ],
   ])('refuses %s', (_what, input, message) => {
-    // Every message opens with the field it names (`key.sites: expected ...`).
-    expectValidationError(input, message.slice(0, message.indexOf(':')), message);
+    // Every message opens with the field it names (`settings.grace: expected ...`).
+    expectValidationError(() => decideUnknown(input), message.slice(0, message.indexOf(':')), message);
   });
 
   it('accepts the largest now the settings allow, and times up to year 9999', () => {
-    const latest = decideUnknown({ ...VALID, now: Number.MAX_SAFE_INTEGER - 86400 });
+    const latest = decideVerdict({ ...VALID, now: Number.MAX_SAFE_INTEGER - 86400 });
     expect(latest.donnees.revalider).toBe(Number.MAX_SAFE_INTEGER);
-    const ended = decideUnknown(withKey({ status: 'revocation', endedAt: 253402300799 }));
+    const ended = decideVerdict({
+      ...VALID,
+      key: keyRecord({ ...VALID_KEY, status: 'revocation', endedAt: 253402300799 }),
+    });
     expect(ended.donnees.quand).toBe('9999-12-31T23:59:59Z');
   });
 
   it('ignores fields it does not know', () => {
-    const decided = decideUnknown({ ...VALID, extra: 1, key: { ...VALID_KEY, id: 7, hint: 'WXYZ' } });
+    const decided = decideUnknown({ ...VALID, extra: 1 });
     expect(decided.donnees.ok).toBe(true);
     expect(Object.keys(decided.donnees).sort()).toEqual([...SPEC_FIELDS].sort());
   });

@@ -1,35 +1,9 @@
 import type { Donnees, Motif } from './donnees.js';
-import { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';
+import { checkInteger } from './field-checks.js';
+import { formatQuand } from './format-quand.js';
+import type { KeyRecord } from './key-record.js';
 import type { HostInfo } from './parse-host.js';
-import { validateNonce, validateProduit } from './request-fields.js';
-import { isRecord, typeName, ValidationError } from './validation-error.js';
-
-/** Key kinds (docs/protocol.md#key-lifecycle): `buyer` binds N domains, `trial` is time-limited, `dev` runs anywhere. */
-export const KEY_KINDS = ['buyer', 'trial', 'dev'] as const;
-export type KeyKind = (typeof KEY_KINDS)[number];
-
-/** A key is `active` until replaced (`transfert`, `regeneration`) or killed (`revocation`). */
-export const KEY_STATUSES = ['active', 'transfert', 'regeneration', 'revocation'] as const;
-export type KeyStatus = (typeof KEY_STATUSES)[number];
-
-/** What the store knows of a key, as the verdict needs it. */
-export interface KeyRecord {
-  readonly kind: KeyKind;
-  readonly status: KeyStatus;
-  /** When the key was replaced or revoked (seconds); null while active. */
-  readonly endedAt: number | null;
-  /** End of a trial key (seconds); null for keys without an end. */
-  readonly expiresAt: number | null;
-  /**
-   * Products this key opens: its own product, or for a dev key every product of its author
-   * (the store resolves this).
-   */
-  readonly products: readonly string[];
-  /** Number of registrable domains the key may bind (buyer default 1). */
-  readonly sites: number;
-  /** Bound registrable domains, in binding order. */
-  readonly domains: readonly string[];
-}
+import type { Nonce, Produit } from './request-fields.js';
 
 /** The configurable numbers of docs/protocol.md#verdict, in seconds. */
 export interface VerdictSettings {
@@ -45,15 +19,20 @@ export const DEFAULT_VERDICT_SETTINGS: VerdictSettings = Object.freeze({
   grace: 2592000,
 });
 
+/**
+ * What the verdict is decided on. Each field comes from the parser that checks it: the key from
+ * parseKeyRecord (null: no such key), the host from parseHost, `produit` and `nonce` from
+ * validateProduit and validateNonce (absent or undefined when the request had none).
+ */
 export interface VerdictRequest {
-  /** null: no such key. */
   readonly key: KeyRecord | null;
   readonly host: HostInfo;
-  readonly produit?: string;
-  readonly nonce?: string;
+  readonly produit?: Produit | undefined;
+  readonly nonce?: Nonce | undefined;
   /** Seconds, handed in: core never reads the clock. */
   readonly now: number;
-  readonly settings?: VerdictSettings;
+  /** Absent or undefined: DEFAULT_VERDICT_SETTINGS. */
+  readonly settings?: VerdictSettings | undefined;
 }
 
 export interface VerdictDecision {
@@ -71,13 +50,15 @@ export interface VerdictDecision {
  * the key record, the parsed host and the time are handed in, and binding is returned as an intent
  * for the store to carry out, never done here.
  *
- * The request is checked first, whole, so that malformed input is a `ValidationError` whichever
- * rule would have answered. The service checks `produit` and `nonce` (request-fields.ts) and
- * parses the host itself before calling, so an error here means a bad key record or a bug: an
- * internal fault, a 5xx, never a signed refusal (docs/protocol.md#errors).
+ * The key, host, `produit` and `nonce` are trusted: their types say their parsers checked them.
+ * Only the time and the settings, which no parser hands in, are checked here; a `ValidationError`
+ * for them is a bug of the caller, an internal fault (docs/protocol.md#errors).
  */
 export function decideVerdict(request: VerdictRequest): VerdictDecision {
-  const { key, host, produit, nonce, now, settings } = checkRequest(request);
+  const { key, host, produit, nonce } = request;
+  const settings = checkSettings(request.settings);
+  // `revalider` = now + revalidateAfter must itself be a safe integer (it is signed as one).
+  const now = checkInteger('now', request.now, 0, Number.MAX_SAFE_INTEGER - settings.revalidateAfter);
 
   // Shared by every verdict. `produit` and `nonce` are echoed only when sent
   // (docs/protocol.md#product-and-nonce), on refusals too, so that without them `donnees` holds
@@ -122,7 +103,7 @@ export function decideVerdict(request: VerdictRequest): VerdictDecision {
 
   // 3. Replaced or killed: the motif is the status, `quand` dates the event. Before the test-host
   // rule: a revoked key on `localhost` answers `revocation` (docs/protocol.md#test-hosts).
-  if (key.ended !== null) return refuse(key.ended.motif, bound, formatQuand(key.ended.at));
+  if (key.status !== 'active') return refuse(key.status, bound, formatQuand(key.endedAt));
 
   // 4. A trial past its end. On the boundary, we decide that a trial ending at T runs while
   // now < T: `expiresAt` is the first second at which it no longer runs.
@@ -147,176 +128,12 @@ export function decideVerdict(request: VerdictRequest): VerdictDecision {
   return refuse('autre_domaine', bound);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Boundary checks. Each message names the field and the rule; none carries a licence key (a
-// `KeyRecord` holds none) and string values are only quoted for the closed sets `kind` and
-// `status`.
-
-/** A checked host: a host that is not a test host always has a registrable domain. */
-type CheckedHost =
-  | { readonly hote: string; readonly registrable: string | null; readonly test: true }
-  | { readonly hote: string; readonly registrable: string; readonly test: false };
-
-/** A checked key record, with the status/time pairs resolved. */
-interface CheckedKey {
-  readonly kind: KeyKind;
-  /** Set when the key was replaced or killed: the motif of rule 3 and its time. */
-  readonly ended: { readonly motif: Exclude<KeyStatus, 'active'>; readonly at: number } | null;
-  /** The end of a trial key; null for every other kind. */
-  readonly expiresAt: number | null;
-  readonly products: readonly string[];
-  readonly sites: number;
-  readonly domains: readonly string[];
-}
-
-interface CheckedRequest {
-  readonly key: CheckedKey | null;
-  readonly host: CheckedHost;
-  readonly produit: string | undefined;
-  readonly nonce: string | undefined;
-  readonly now: number;
-  readonly settings: VerdictSettings;
-}
-
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
-function checkRequest(request: unknown): CheckedRequest {
-  if (!isRecord(request)) {
-    throw new ValidationError('request', `request: expected an object, got ${typeName(request)}`);
-  }
-  const settings = checkSettings(request.settings);
-  // `revalider` = now + revalidateAfter must itself be a safe integer (it is signed as one).
-  const now = integer('now', request.now, 0, MAX_SAFE - settings.revalidateAfter);
-  const produit = validateProduit(request.produit);
-  const nonce = validateNonce(request.nonce);
-  const host = checkHost(request.host);
-  const key = checkKey(request.key);
-  return { key, host, produit, nonce, now, settings };
-}
-
-function checkSettings(value: unknown): VerdictSettings {
-  // Absent settings (or an explicit undefined from a JavaScript caller) take the defaults.
+/** Absent settings (or an explicit undefined) take the defaults. */
+function checkSettings(value: VerdictSettings | undefined): VerdictSettings {
   if (value === undefined) return DEFAULT_VERDICT_SETTINGS;
-  if (!isRecord(value)) {
-    throw new ValidationError('settings', `settings: expected an object, got ${typeName(value)}`);
-  }
+  const max = Number.MAX_SAFE_INTEGER;
   return {
-    revalidateAfter: integer('settings.revalidateAfter', value.revalidateAfter, 1, MAX_SAFE),
-    grace: integer('settings.grace', value.grace, 1, MAX_SAFE),
+    revalidateAfter: checkInteger('settings.revalidateAfter', value.revalidateAfter, 1, max),
+    grace: checkInteger('settings.grace', value.grace, 1, max),
   };
-}
-
-function checkHost(value: unknown): CheckedHost {
-  if (!isRecord(value)) {
-    throw new ValidationError('host', `host: expected an object, got ${typeName(value)}`);
-  }
-  const hote = nonEmptyString('host.hote', value.hote);
-  const registrable = value.registrable === null ? null : nonEmptyString('host.registrable', value.registrable, true);
-  const test = value.test;
-  if (typeof test !== 'boolean') {
-    throw new ValidationError('host.test', `host.test: expected a boolean, got ${typeName(test)}`);
-  }
-  if (test) return { hote, registrable, test };
-  // docs/protocol.md#host-normalisation: a host with no registrable domain is a 400 unless it is a
-  // test host (#test-hosts), so a real host without one here means the caller skipped the host
-  // parser.
-  if (registrable === null) {
-    throw new ValidationError(
-      'host.registrable',
-      'host.registrable: expected a registrable domain for a host that is not a test host, got null',
-    );
-  }
-  return { hote, registrable, test };
-}
-
-function checkKey(value: unknown): CheckedKey | null {
-  if (value === null) return null;
-  if (!isRecord(value)) {
-    throw new ValidationError('key', `key: expected an object or null, got ${typeName(value)}`);
-  }
-  const kind = oneOf('key.kind', value.kind, KEY_KINDS);
-  const status = oneOf('key.status', value.status, KEY_STATUSES);
-  // Times are bounded by what `quand` can show (format-quand.ts), so rule 3 and 4 never throw.
-  const endedAt = nullableInteger('key.endedAt', value.endedAt, 0, MAX_QUAND_SECONDS);
-  const expiresAt = nullableInteger('key.expiresAt', value.expiresAt, 0, MAX_QUAND_SECONDS);
-  const products = nonEmptyStrings('key.products', value.products);
-  const sites = integer('key.sites', value.sites, 0, MAX_SAFE);
-  const domains = nonEmptyStrings('key.domains', value.domains);
-
-  // An ended key must say when (rule 3 dates the event); a live one has no end time.
-  let ended: CheckedKey['ended'] = null;
-  if (status === 'active') {
-    if (endedAt !== null) {
-      throw new ValidationError('key.endedAt', `key.endedAt: expected null for an active key, got ${String(endedAt)}`);
-    }
-  } else {
-    if (endedAt === null) {
-      throw new ValidationError(
-        'key.endedAt',
-        `key.endedAt: expected a number for a key with status "${status}", got null`,
-      );
-    }
-    ended = { motif: status, at: endedAt };
-  }
-
-  // Only trial keys are time-limited (docs/protocol.md#key-lifecycle), and a trial always has an
-  // end (rule 4): a trial without one would run for ever, and an end on another kind would be
-  // silently ignored.
-  if (kind === 'trial' && expiresAt === null) {
-    throw new ValidationError('key.expiresAt', 'key.expiresAt: expected a number for a trial key, got null');
-  }
-  if (kind !== 'trial' && expiresAt !== null) {
-    throw new ValidationError(
-      'key.expiresAt',
-      `key.expiresAt: expected null for a ${kind} key, got ${String(expiresAt)}`,
-    );
-  }
-  return { kind, ended, expiresAt, products, sites, domains };
-}
-
-function integer(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number') {
-    throw new ValidationError(field, `${field}: expected a number, got ${typeName(value)}`);
-  }
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(field, `${field}: expected an integer from ${min} to ${max}, got ${String(value)}`);
-  }
-  return value;
-}
-
-function nullableInteger(field: string, value: unknown, min: number, max: number): number | null {
-  if (value === null) return null;
-  if (typeof value !== 'number') {
-    throw new ValidationError(field, `${field}: expected null or a number, got ${typeName(value)}`);
-  }
-  return integer(field, value, min, max);
-}
-
-function nonEmptyString(field: string, value: unknown, orNull = false): string {
-  const expected = orNull ? 'null or a non-empty string' : 'a non-empty string';
-  if (typeof value !== 'string') {
-    throw new ValidationError(field, `${field}: expected ${expected}, got ${typeName(value)}`);
-  }
-  if (value === '') {
-    throw new ValidationError(field, `${field}: expected ${expected}, got an empty string`);
-  }
-  return value;
-}
-
-function nonEmptyStrings(field: string, value: unknown): readonly string[] {
-  if (!Array.isArray(value)) {
-    throw new ValidationError(field, `${field}: expected an array, got ${typeName(value)}`);
-  }
-  const items: unknown[] = value;
-  return items.map((item, index) => nonEmptyString(`${field}[${index}]`, item));
-}
-
-function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
-  const found = allowed.find((candidate) => candidate === value);
-  if (found === undefined) {
-    const got = typeof value === 'string' ? JSON.stringify(value) : typeName(value);
-    const expected = allowed.map((candidate) => `"${candidate}"`).join(', ');
-    throw new ValidationError(field, `${field}: expected one of ${expected}, got ${got}`);
-  }
-  return found;
 }

@@ -1,7 +1,9 @@
 // @licence/core: every rule of the licence protocol, pure. This file only re-exports.
 
 // Errors (one family)
-export { isValidationError, typeName, ValidationError } from './validation-error.js';
+export { isRecord, isValidationError, typeName, ValidationError } from './validation-error.js';
+// What a catch does with what it caught (every package's one helper each)
+export { asError, describeError, errorCode, errorMessage } from './caught-error.js';
 
 // Keys (docs/protocol.md#key-normalisation)
 export { keyHint, MAX_RAW_KEY_LENGTH, normalizeKey } from './normalize-key.js';
@@ -19,19 +21,15 @@ export type { IpAddress, Ipv4Address, Ipv6Address } from './ip-address.js';
 
 // Request fields of our extension (docs/protocol.md#product-and-nonce)
 export { validateNonce, validateProduit } from './request-fields.js';
+export type { Nonce, Produit } from './request-fields.js';
 
 // Verdicts (docs/protocol.md#verdict)
 export { MOTIFS } from './donnees.js';
 export type { Donnees, Motif, SignedEnvelope } from './donnees.js';
-export { decideVerdict, DEFAULT_VERDICT_SETTINGS, KEY_KINDS, KEY_STATUSES } from './decide-verdict.js';
-export type {
-  KeyKind,
-  KeyRecord,
-  KeyStatus,
-  VerdictDecision,
-  VerdictRequest,
-  VerdictSettings,
-} from './decide-verdict.js';
+export { KEY_KINDS, KEY_STATUSES, parseKeyRecord } from './key-record.js';
+export type { KeyKind, KeyRecord, KeyStatus } from './key-record.js';
+export { decideVerdict, DEFAULT_VERDICT_SETTINGS } from './decide-verdict.js';
+export type { VerdictDecision, VerdictRequest, VerdictSettings } from './decide-verdict.js';
 export { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';
 
 // Canonical form and signatures (docs/protocol.md#canonical-form, #signature, RFC 8032)

@@ -7,17 +7,17 @@ import { ValidationError } from './validation-error.js';
 
 describe('parseHost (docs/protocol.md#host-normalisation, #test-hosts)', () => {
   it('gives the host, its registrable domain and whether it is a test host', () => {
-    expect(parseHost('https://www.boutique.exemple.fr/panier')).toEqual<HostInfo>({
+    expect(parseHost('https://www.boutique.exemple.fr/panier')).toEqual({
       hote: 'boutique.exemple.fr',
       registrable: 'exemple.fr',
       test: false,
     });
-    expect(parseHost('dev.exemple.fr:8080')).toEqual<HostInfo>({
+    expect(parseHost('dev.exemple.fr:8080')).toEqual({
       hote: 'dev.exemple.fr',
       registrable: 'exemple.fr',
       test: true,
     });
-    expect(parseHost('localhost:3000')).toEqual<HostInfo>({
+    expect(parseHost('localhost:3000')).toEqual({
       hote: 'localhost',
       registrable: null,
       test: true,
@@ -41,8 +41,8 @@ describe('parseHost (docs/protocol.md#host-normalisation, #test-hosts)', () => {
   it('checks single labels before the public-suffix rule', () => {
     // `fr` and `com` are public suffixes too, but single labels are test hosts
     // (docs/protocol.md#test-hosts).
-    expect(parseHost('fr')).toEqual<HostInfo>({ hote: 'fr', registrable: null, test: true });
-    expect(parseHost('com')).toEqual<HostInfo>({ hote: 'com', registrable: null, test: true });
+    expect(parseHost('fr')).toEqual({ hote: 'fr', registrable: null, test: true });
+    expect(parseHost('com')).toEqual({ hote: 'com', registrable: null, test: true });
   });
 
   it('passes normalisation errors through unchanged', () => {
@@ -72,7 +72,7 @@ describe('parseHost: hosts.json vectors', () => {
     const label = JSON.stringify(c.url).slice(0, 80);
     if ('hote' in c) {
       it(`${c.name}: ${label}`, () => {
-        expect(parseHost(c.url)).toEqual<HostInfo>({
+        expect(parseHost(c.url)).toEqual({
           hote: c.hote,
           registrable: c.registrable,
           test: c.test,

@@ -3,21 +3,28 @@ import { registrableDomain } from './registrable-domain.js';
 import { isTestHost } from './test-host.js';
 import { ValidationError } from './validation-error.js';
 
-/**
- * Everything the verdict needs to know about the host a request names
- * (docs/protocol.md#host-normalisation, #test-hosts).
- */
-export interface HostInfo {
+/** Set only by parseHost: a `HostInfo` is a host that passed it. */
+declare const parsed: unique symbol;
+
+interface HostFields {
   /** The normalised host, echoed in `donnees.hote`. */
   readonly hote: string;
-  /**
-   * The registrable domain a licence binds to (tldts, private suffixes on), a public IP address
-   * itself, or null where there is none (`localhost`, a private IP, a single label).
-   */
-  readonly registrable: string | null;
-  /** A test or staging host (docs/protocol.md#test-hosts): never consumes an activation, answers `essai` true. */
-  readonly test: boolean;
+  readonly [parsed]: true;
 }
+
+/**
+ * Everything the verdict needs to know about the host a request names
+ * (docs/protocol.md#host-normalisation, #test-hosts):
+ * - `registrable`: the registrable domain a licence binds to (tldts, private suffixes on), a public
+ *   IP address itself, or null where there is none (`localhost`, a private IP, a single label);
+ * - `test`: a test or staging host (docs/protocol.md#test-hosts), which never consumes an
+ *   activation and answers `essai` true. A host that is not one always has a registrable domain.
+ */
+export type HostInfo = HostFields &
+  (
+    | { readonly registrable: string | null; readonly test: true }
+    | { readonly registrable: string; readonly test: false }
+  );
 
 /**
  * The `url` field to a `HostInfo`: normalise (docs/protocol.md#host-normalisation), find the
@@ -29,9 +36,10 @@ export interface HostInfo {
 export function parseHost(url: unknown): HostInfo {
   const hote = normalizeHost(url);
   const registrable = registrableDomain(hote);
-  const test = isTestHost(hote, registrable);
-  if (!test && registrable === null) {
+  // The one place a HostInfo is made: test-ness decided, a registrable domain for any other host.
+  if (isTestHost(hote, registrable)) return { hote, registrable, test: true } as HostInfo;
+  if (registrable === null) {
     throw new ValidationError('url', `url: host is a public suffix (${hote}) and names no site`);
   }
-  return { hote, registrable, test };
+  return { hote, registrable, test: false } as HostInfo;
 }

@@ -82,6 +82,7 @@ describe('validateNonce (docs/protocol.md#product-and-nonce: [A-Za-z0-9_-]{16,64
 
   it.each([
     ['', 'nonce: expected 16 to 64 characters, got 0'],
+    ['short', 'nonce: expected 16 to 64 characters, got 5'],
     ['A'.repeat(15), 'nonce: expected 16 to 64 characters, got 15'],
     ['A'.repeat(65), 'nonce: expected 16 to 64 characters, got 65'],
     // Standard base64 is not base64url: `+`, `/` and padding `=` are refused.

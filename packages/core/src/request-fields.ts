@@ -11,6 +11,15 @@ import { typeName, ValidationError } from './validation-error.js';
  * `detail`.
  */
 
+/** Set only by the validators below: a `Produit` or `Nonce` is a value that passed its check. */
+declare const checked: unique symbol;
+
+/** A `produit` checked by validateProduit. */
+export type Produit = string & { readonly [checked]: 'Produit' };
+
+/** A `nonce` checked by validateNonce. */
+export type Nonce = string & { readonly [checked]: 'Nonce' };
+
 /** docs/protocol.md#product-and-nonce: `[a-z0-9._-]{1,64}`. */
 const PRODUIT_LENGTH = { min: 1, max: 64 } as const;
 const PRODUIT_CHARACTERS = /^[a-z0-9._-]*$/;
@@ -20,15 +29,15 @@ const NONCE_LENGTH = { min: 16, max: 64 } as const;
 const NONCE_CHARACTERS = /^[A-Za-z0-9_-]*$/;
 
 /** The request's `produit`, checked; `undefined` when the request had none. */
-export function validateProduit(value: unknown): string | undefined {
+export function validateProduit(value: unknown): Produit | undefined {
   const allowed = 'a-z, 0-9, ".", "_" and "-"';
-  return validateField(value, 'produit', PRODUIT_LENGTH, PRODUIT_CHARACTERS, allowed);
+  return validateField(value, 'produit', PRODUIT_LENGTH, PRODUIT_CHARACTERS, allowed) as Produit | undefined;
 }
 
 /** The request's `nonce`, checked; `undefined` when the request had none. */
-export function validateNonce(value: unknown): string | undefined {
+export function validateNonce(value: unknown): Nonce | undefined {
   const allowed = 'A-Z, a-z, 0-9, "_" and "-"';
-  return validateField(value, 'nonce', NONCE_LENGTH, NONCE_CHARACTERS, allowed);
+  return validateField(value, 'nonce', NONCE_LENGTH, NONCE_CHARACTERS, allowed) as Nonce | undefined;
 }
 
 function validateField(

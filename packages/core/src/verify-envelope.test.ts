@@ -1,9 +1,9 @@
 import { loadSignatureVectors } from '@licence/vectors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeBase64 } from './base64.js';
+import { okDonnees, primarySigner as signer, rotationPublicKey as second } from '../test/test-signer.js';
 import { canonicalJson } from './canonical-json.js';
-import { createNobleSigner, signDonnees, verifySignature } from './ed25519.js';
+import { signDonnees, verifySignature } from './ed25519.js';
 import type { Donnees } from './donnees.js';
 import { verifyEnvelope } from './verify-envelope.js';
 import { ValidationError } from './validation-error.js';
@@ -30,18 +30,7 @@ describe('verifyEnvelope (signatures.json)', () => {
 });
 
 describe('verifyEnvelope rebuilds the canonical form from the parsed object', () => {
-  const signer = createNobleSigner(decodeBase64(vectors.keys.primary.seed, 'seed', 32));
-  const donnees: Donnees = {
-    ok: true,
-    motif: '',
-    domaine: 'exemple.fr',
-    essai: false,
-    quand: '',
-    emis: 1795342440,
-    revalider: 1795428840,
-    sursis: 2592000,
-    hote: 'exemple.fr',
-  };
+  const donnees = okDonnees();
 
   it('accepts any key order and whitespace on the wire', () => {
     const envelope = signDonnees(donnees, signer);
@@ -106,20 +95,8 @@ describe('verifyEnvelope argument checks (programming errors throw)', () => {
 });
 
 describe('verifyEnvelope with an injected verifier (a client plugs in node:crypto or a memo)', () => {
-  const signer = createNobleSigner(decodeBase64(vectors.keys.primary.seed, 'seed', 32));
-  const donnees: Donnees = {
-    ok: true,
-    motif: '',
-    domaine: 'exemple.fr',
-    essai: false,
-    quand: '',
-    emis: 1795342440,
-    revalider: 1795428840,
-    sursis: 2592000,
-    hote: 'exemple.fr',
-  };
+  const donnees = okDonnees();
   const envelope = signDonnees(donnees, signer);
-  const second = decodeBase64(vectors.keys.rotation.publicKey, 'key', 32);
 
   it('hands it the signature, the canonical bytes and each trusted key in turn', () => {
     const calls: [Uint8Array, Uint8Array, Uint8Array][] = [];

@@ -59,12 +59,15 @@ delete missing.quand;
 const stringEmis = { ...base, emis: String(EMIS) };
 const P = keys.primary.publicKey;
 
+/** A verify case in which exemple.fr asks and the primary key is the one trusted. */
+const forExemple = (name, envelope, valid) => [name, envelope, { hote: 'exemple.fr' }, [P], valid];
+
 const verifyCases = [
-  ['a good envelope', good, { hote: 'exemple.fr' }, [P], true],
+  forExemple('a good envelope', good, true),
   ["the host must be the caller's own", good, { hote: 'autre.fr' }, [P], false],
   ['the host comparison is exact (case)', good, { hote: 'Exemple.fr' }, [P], false],
   ['the host comparison is exact (www)', good, { hote: 'www.exemple.fr' }, [P], false],
-  ['a signed field the caller did not ask about is fine', goodProduit, { hote: 'exemple.fr' }, [P], true],
+  forExemple('a signed field the caller did not ask about is fine', goodProduit, true),
   [
     'produit and nonce expected and matching',
     goodProduit,
@@ -82,31 +85,21 @@ const verifyCases = [
     [P],
     false,
   ],
-  ['tampered: ok flipped', { ...good, donnees: { ...base, ok: false } }, { hote: 'exemple.fr' }, [P], false],
-  [
+  forExemple('tampered: ok flipped', { ...good, donnees: { ...base, ok: false } }, false),
+  forExemple(
     'tampered: refusal turned into ok',
     {
       donnees: { ...refusal('revocation'), ok: true, motif: '' },
       signature: signWith('primary', refusal('revocation')),
     },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
+  ),
+  forExemple(
     'tampered: revalider pushed a year ahead',
     { ...good, donnees: { ...base, revalider: base.revalider + 31536000 } },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
-    'tampered: a field added after signing',
-    { ...good, donnees: { ...base, extra: 'x' } },
-    { hote: 'exemple.fr' },
-    [P],
-    false,
-  ],
+  ),
+  forExemple('tampered: a field added after signing', { ...good, donnees: { ...base, extra: 'x' } }, false),
   [
     'tampered: produit added after signing',
     { ...good, donnees: { ...base, produit: 'mon-theme' } },
@@ -114,13 +107,7 @@ const verifyCases = [
     [P],
     false,
   ],
-  [
-    'signed by an untrusted key',
-    { donnees: base, signature: signWith('untrusted', base) },
-    { hote: 'exemple.fr' },
-    [P],
-    false,
-  ],
+  forExemple('signed by an untrusted key', { donnees: base, signature: signWith('untrusted', base) }, false),
   [
     'key rotation: signed by the second trusted key',
     { donnees: base, signature: signWith('rotation', base) },
@@ -136,111 +123,63 @@ const verifyCases = [
     true,
   ],
   ['key rotation: a key no longer trusted', good, { hote: 'exemple.fr' }, [keys.rotation.publicKey], false],
-  [
+  forExemple(
     'a later field signed by the service is covered and accepted',
     { donnees: extra, signature: signWith('primary', extra) },
-    { hote: 'exemple.fr' },
-    [P],
     true,
-  ],
-  [
+  ),
+  forExemple(
     'signature over the raw pretty-printed bytes, not the canonical form',
     { donnees: base, signature: signBytes('primary', Buffer.from(JSON.stringify(base, null, 1))) },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
+  ),
+  forExemple(
     'signature over unsorted keys',
     { donnees: base, signature: signBytes('primary', Buffer.from(JSON.stringify({ ok: base.ok, ...base }))) },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
-    'S + L (a malleated signature) is refused',
-    { donnees: base, signature: sPlusL },
-    { hote: 'exemple.fr' },
-    [P],
-    false,
-  ],
-  [
+  ),
+  forExemple('S + L (a malleated signature) is refused', { donnees: base, signature: sPlusL }, false),
+  forExemple(
     'a truncated signature (63 bytes)',
     { donnees: base, signature: sigBytes.subarray(0, 63).toString('base64') },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
+  ),
+  forExemple(
     'a signature with a byte appended (65 bytes)',
     { donnees: base, signature: Buffer.concat([sigBytes, Buffer.from([0])]).toString('base64') },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
-    'a signature of zeros',
-    { donnees: base, signature: Buffer.alloc(64).toString('base64') },
-    { hote: 'exemple.fr' },
-    [P],
-    false,
-  ],
-  [
+  ),
+  forExemple('a signature of zeros', { donnees: base, signature: Buffer.alloc(64).toString('base64') }, false),
+  forExemple(
     'URL-safe base64 is not accepted',
     { donnees: base, signature: good.signature.replace(/\+/g, '-').replace(/\//g, '_') },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
-    'unpadded base64 is not accepted',
-    { donnees: base, signature: good.signature.replace(/=+$/, '') },
-    { hote: 'exemple.fr' },
-    [P],
-    false,
-  ],
-  [
+  ),
+  forExemple('unpadded base64 is not accepted', { donnees: base, signature: good.signature.replace(/=+$/, '') }, false),
+  forExemple(
     'base64 with a line break is not accepted',
     { donnees: base, signature: `${good.signature.slice(0, 44)}\n${good.signature.slice(44)}` },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
-    'a signature that is not base64',
-    { donnees: base, signature: 'not a signature' },
-    { hote: 'exemple.fr' },
-    [P],
-    false,
-  ],
-  ['an empty signature', { donnees: base, signature: '' }, { hote: 'exemple.fr' }, [P], false],
-  ['no signature', { donnees: base }, { hote: 'exemple.fr' }, [P], false],
-  ['a signature that is a number', { donnees: base, signature: 12 }, { hote: 'exemple.fr' }, [P], false],
-  [
+  ),
+  forExemple('a signature that is not base64', { donnees: base, signature: 'not a signature' }, false),
+  forExemple('an empty signature', { donnees: base, signature: '' }, false),
+  forExemple('no signature', { donnees: base }, false),
+  forExemple('a signature that is a number', { donnees: base, signature: 12 }, false),
+  forExemple(
     'signed donnees missing a spec field',
     { donnees: missing, signature: signWith('primary', missing) },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  [
+  ),
+  forExemple(
     'signed donnees with emis as a string',
     { donnees: stringEmis, signature: signWith('primary', stringEmis) },
-    { hote: 'exemple.fr' },
-    [P],
     false,
-  ],
-  ['no donnees', { signature: good.signature }, { hote: 'exemple.fr' }, [P], false],
-  [
-    'donnees as a JSON string',
-    { donnees: JSON.stringify(base), signature: good.signature },
-    { hote: 'exemple.fr' },
-    [P],
-    false,
-  ],
-  ['an array', [base, good.signature], { hote: 'exemple.fr' }, [P], false],
-  ['a string', 'ok', { hote: 'exemple.fr' }, [P], false],
-  ['null', null, { hote: 'exemple.fr' }, [P], false],
+  ),
+  forExemple('no donnees', { signature: good.signature }, false),
+  forExemple('donnees as a JSON string', { donnees: JSON.stringify(base), signature: good.signature }, false),
+  forExemple('an array', [base, good.signature], false),
+  forExemple('a string', 'ok', false),
+  forExemple('null', null, false),
 ];
 
 // The two mutated spellings above must really differ from the good one, or their `false` would lie.

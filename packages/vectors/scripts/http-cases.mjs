@@ -10,6 +10,8 @@ const refused = (motif, donnees) => ({ status: 200, donnees: { ok: false, essai:
 const problem = (status, type, headers) => ({ status, problem: type, ...(headers ? { headers } : {}) });
 const post = (body, extra = {}) => ({ request: { method: 'POST', path: '/api/licence', body, ...extra } });
 const check = (body, expect, extra = {}) => ({ ...post(body, extra), expect });
+/** A request with a key no step issued, for exemple.fr: for the checks that come before the key's. */
+const unknownKey = (expect, extra) => check({ cle: 'AAAAA', url: 'exemple.fr' }, expect, extra);
 const product = (id, author = 'atelier') => ({
   request: { method: 'POST', path: '/admin/products', body: { id, author, name: `Produit ${id}` } },
   expect: { status: 201 },
@@ -311,13 +313,10 @@ const cases = [
   {
     name: 'every answer of the public endpoint carries CORS and no-store',
     steps: [
-      check(
-        { cle: 'AAAAA', url: 'exemple.fr' },
-        {
-          status: 200,
-          headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store', 'content-type': '*present*' },
-        },
-      ),
+      unknownKey({
+        status: 200,
+        headers: { 'access-control-allow-origin': '*', 'cache-control': 'no-store', 'content-type': '*present*' },
+      }),
       check(
         { cle: 'AAAAA' },
         {
@@ -348,14 +347,14 @@ const cases = [
   {
     name: 'an unknown path is 404',
     steps: [
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), { path: '/api/licences' }),
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), { path: '/' }),
+      unknownKey(problem(404, 'not-found'), { path: '/api/licences' }),
+      unknownKey(problem(404, 'not-found'), { path: '/' }),
     ],
   },
   {
     name: 'order: a blocked User-Agent on an unknown path is 404',
     steps: [
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(404, 'not-found'), {
+      unknownKey(problem(404, 'not-found'), {
         path: '/api/nope',
         headers: { 'user-agent': 'curl/8.4.0' },
       }),
@@ -390,42 +389,28 @@ const cases = [
   ].map(([label, ua]) => ({
     name: `a default User-Agent is 403: ${label}`,
     steps: [
-      check(
-        { cle: 'AAAAA', url: 'exemple.fr' },
-        problem(403, 'user-agent-blocked', { 'access-control-allow-origin': '*' }),
-        { headers: { 'user-agent': ua } },
-      ),
+      unknownKey(problem(403, 'user-agent-blocked', { 'access-control-allow-origin': '*' }), {
+        headers: { 'user-agent': ua },
+      }),
     ],
   })),
   {
     name: 'a product User-Agent that mentions a library is not blocked',
     steps: [
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), {
-        headers: { 'user-agent': 'MonTheme/2.1 (WordPress; curl)' },
-      }),
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), {
-        headers: { 'user-agent': 'MonTheme/2.1 GuzzleHttp/7' },
-      }),
+      unknownKey(refused('inconnue', {}), { headers: { 'user-agent': 'MonTheme/2.1 (WordPress; curl)' } }),
+      unknownKey(refused('inconnue', {}), { headers: { 'user-agent': 'MonTheme/2.1 GuzzleHttp/7' } }),
     ],
   },
   {
     name: 'the content type must be application/json',
     steps: [
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), {
-        headers: { 'content-type': 'text/plain' },
-      }),
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), {
+      unknownKey(problem(415, 'unsupported-media-type'), { headers: { 'content-type': 'text/plain' } }),
+      unknownKey(problem(415, 'unsupported-media-type'), {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       }),
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), {
-        headers: { 'content-type': null },
-      }),
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), {
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-      }),
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {}), {
-        headers: { 'content-type': 'Application/JSON' },
-      }),
+      unknownKey(problem(415, 'unsupported-media-type'), { headers: { 'content-type': null } }),
+      unknownKey(refused('inconnue', {}), { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+      unknownKey(refused('inconnue', {}), { headers: { 'content-type': 'Application/JSON' } }),
     ],
   },
   {
@@ -507,16 +492,13 @@ const cases = [
   {
     name: 'rate limit: 30 calls pass, the 31st is 429 with Retry-After, and 60 s later calls pass again',
     steps: [
-      { repeat: 30, ...check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {})) },
-      check(
-        { cle: 'AAAAA', url: 'exemple.fr' },
-        problem(429, 'rate-limited', { 'retry-after': '60', 'access-control-allow-origin': '*' }),
-      ),
+      { repeat: 30, ...unknownKey(refused('inconnue', {})) },
+      unknownKey(problem(429, 'rate-limited', { 'retry-after': '60', 'access-control-allow-origin': '*' })),
       { request: { method: 'OPTIONS', path: '/api/licence' }, expect: { status: 204 } },
       { advance: 59 },
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(429, 'rate-limited', { 'retry-after': '1' })),
+      unknownKey(problem(429, 'rate-limited', { 'retry-after': '1' })),
       { advance: 1 },
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, refused('inconnue', {})),
+      unknownKey(refused('inconnue', {})),
     ],
   },
   {
@@ -524,9 +506,7 @@ const cases = [
     steps: [
       {
         repeat: 40,
-        ...check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(403, 'user-agent-blocked'), {
-          headers: { 'user-agent': 'curl/8' },
-        }),
+        ...unknownKey(problem(403, 'user-agent-blocked'), { headers: { 'user-agent': 'curl/8' } }),
       },
       { repeat: 40, request: { method: 'GET', path: '/api/licence' }, expect: { status: 405 } },
       { repeat: 40, ...check({}, problem(404, 'not-found'), { path: '/api/x' }) },
@@ -535,10 +515,8 @@ const cases = [
         request: { method: 'POST', path: '/api/licence', raw: '{' },
         expect: problem(400, 'invalid-request'),
       },
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(415, 'unsupported-media-type'), {
-        headers: { 'content-type': 'text/plain' },
-      }),
-      check({ cle: 'AAAAA', url: 'exemple.fr' }, problem(429, 'rate-limited')),
+      unknownKey(problem(415, 'unsupported-media-type'), { headers: { 'content-type': 'text/plain' } }),
+      unknownKey(problem(429, 'rate-limited')),
     ],
   },
   {

@@ -25,6 +25,8 @@ export type {
   ClientStateResult,
   ClientStateVectors,
 } from './client-states.js';
+export { loadMessageVectors } from './messages.js';
+export type { MessageCase } from './messages.js';
 export { loadHostVectors } from './hosts.js';
 export type { HostAcceptedCase, HostCase, HostRejectedCase } from './hosts.js';
 export { loadHttpVectors } from './http.js';

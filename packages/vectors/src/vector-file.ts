@@ -16,7 +16,15 @@ export interface VectorFile<Case> {
 }
 
 /** The names of the vector files in `cases/` (without `.json`). */
-export type VectorName = 'keys' | 'hosts' | 'canonical' | 'signatures' | 'verdicts' | 'client-states' | 'http';
+export type VectorName =
+  | 'keys'
+  | 'hosts'
+  | 'canonical'
+  | 'signatures'
+  | 'verdicts'
+  | 'client-states'
+  | 'messages'
+  | 'http';
 
 /** Absolute path of a vector file, for implementations that read the JSON themselves. */
 export function vectorPath(name: VectorName): string {

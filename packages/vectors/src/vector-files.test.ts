@@ -1,8 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { loadMessageVectors } from './messages.js';
 import { loadVectors, vectorPath, type VectorName } from './vector-file.js';
 
-const NAMES: VectorName[] = ['keys', 'hosts', 'canonical', 'signatures', 'verdicts', 'client-states', 'http'];
+const NAMES: VectorName[] = [
+  'keys',
+  'hosts',
+  'canonical',
+  'signatures',
+  'verdicts',
+  'client-states',
+  'messages',
+  'http',
+];
 
 describe('vector files', () => {
   it('are exactly the named files', () => {
@@ -38,6 +48,25 @@ describe('vector files', () => {
       const nonAscii = typeof c.url === 'string' && /[^\x00-\x7f]/.test(c.url);
       expect(c.unicode === true, String(c.url)).toBe(nonAscii);
     }
+  });
+
+  it('pin every motif, state and language of message(), each domains list length, with and without a quand', () => {
+    const cases = loadMessageVectors().cases;
+    const refusals = cases.filter((c) => !c.donnees.ok && c.state !== 'lapsed');
+    const domains = (domaine: string) => Math.min(domaine === '' ? 0 : domaine.split(', ').length, 3);
+    expect(new Set(refusals.map((c) => c.donnees.motif))).toEqual(
+      new Set(['autre_domaine', 'transfert', 'regeneration', 'revocation', 'expiree', 'inconnue', 'suspendue']),
+    );
+    expect(new Set(cases.map((c) => c.state))).toEqual(new Set(['fresh', 'refreshed', 'grace', 'lapsed']));
+    expect(cases.find((c) => c.state === 'lapsed')?.donnees.motif).toBe('reseau');
+    expect(cases.some((c) => c.donnees.ok && c.donnees.essai)).toBe(true);
+    expect(new Set(refusals.map((c) => domains(c.donnees.domaine)))).toEqual(new Set([0, 1, 2, 3]));
+    expect(new Set(refusals.map((c) => c.donnees.quand === ''))).toEqual(new Set([true, false]));
+    // Every sentence in both languages: each case has its twin in the other one.
+    const twin = (c: (typeof cases)[number]) =>
+      `${c.name.replace(/ \((fr|en)\)$/, '')}|${c.lang === 'fr' ? 'en' : 'fr'}`;
+    const keys = new Set(cases.map((c) => `${c.name.replace(/ \((fr|en)\)$/, '')}|${c.lang}`));
+    expect(cases.filter((c) => !keys.has(twin(c))).map((c) => c.name)).toEqual([]);
   });
 
   it('mark the signing seeds TEST ONLY', () => {
