@@ -1,15 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../tooling/build-config/package-tests';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    ...packageTests,
     // The CLI tests spawn `node dist/cli.js`: build it from the current sources first.
     globalSetup: ['test/build-dist.ts'],
     // Child processes and real SQLite files: slower than pure tests, never timed (CONTRIBUTING.md#testing).
-    testTimeout: 30_000,
     hookTimeout: 30_000,
-    // The JSON report lets .ci/run print one plain "N passed, N failed" line for the whole suite.
-    reporters: ['default', 'json'],
-    outputFile: { json: 'test-results.json' },
   },
 });

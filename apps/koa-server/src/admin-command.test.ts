@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createKeyAdmin, createMemoryStore, isHttpError } from '@licence/service';
+import { createKeyAdmin, createMemoryStore, isAdminError } from '@licence/service';
 import { describe, expect, it } from 'vitest';
 import { captureLogs } from '../test/capture-logs.js';
 import { runAdminAction } from './admin-command.js';
@@ -48,11 +48,31 @@ describe('runAdminAction', () => {
     expect(await run(keyAdmin, ['purge'])).toEqual({ erased: 0 });
   });
 
-  it('lets the service refuse: an HttpError with its status', async () => {
+  it('lets the service refuse: an AdminError with its class and message, no HTTP status', async () => {
     const keyAdmin = admin();
     const error: unknown = await run(keyAdmin, ['key', 'issue', '--produit', 'nothing', '--kind', 'buyer']).catch(
       (e: unknown) => e,
     );
-    expect(isHttpError(error) && error.status).toBe(404);
+    expect(isAdminError(error) && error.errorClass).toBe('not-found');
+    expect(isAdminError(error) && error.message).toBe('no product nothing');
+    expect(error).not.toHaveProperty('status');
+  });
+
+  it('hands typed values to the service, which applies its rules to them', async () => {
+    const keyAdmin = admin();
+    await run(keyAdmin, ['product', 'add', 'theme', '--author', 'me', '--name', 'Thème']);
+    const issue = (...options: string[]) => run(keyAdmin, ['key', 'issue', '--produit', 'theme', ...options]);
+    const refusal = (...options: string[]) =>
+      issue(...options).then(
+        () => 'issued',
+        (error: unknown) => isAdminError(error) && error.message,
+      );
+    expect(await issue('--kind', 'trial', '--expire', '2099-01-01T02:00:00+02:00')).toMatchObject({
+      kind: 'trial',
+      sites: 1,
+      expire: '2099-01-01T00:00:00Z',
+    });
+    expect(await refusal('--kind', 'trial', '--expire', '2020-01-01T00:00:00Z')).toBe('expire: must be in the future');
+    expect(await refusal('--kind', 'buyer', '--sites', '0')).toBe('sites: expected an integer from 1 to 1000');
   });
 });

@@ -52,8 +52,20 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     ).toEqual({
       kind: 'admin',
       json: false,
-      action: { name: 'key issue', produit: 'theme', kind: 'trial', sites: 3, expire: '2027-01-01T00:00:00Z' },
+      action: {
+        name: 'key issue',
+        produit: 'theme',
+        kind: 'trial',
+        sites: 3,
+        expire: Date.parse('2027-01-01T00:00:00Z') / 1000,
+      },
     });
+  });
+
+  it('key issue reads --expire as an RFC 3339 date-time with a zone, to seconds', () => {
+    expect(
+      parseCliArgs(['key', 'issue', '--produit', 'p', '--kind', 'trial', '--expire', '2027-01-01T01:00:00+02:00']),
+    ).toMatchObject({ kind: 'admin', action: { expire: Date.parse('2026-12-31T23:00:00Z') / 1000 } });
   });
 
   it.each([
@@ -66,6 +78,10 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     [
       ['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--sites', 'two'],
       'key issue: --sites must be a whole number, got "two"',
+    ],
+    [
+      ['key', 'issue', '--produit', 'p', '--kind', 'trial', '--expire', '2027-01-01'],
+      'key issue: --expire must be an ISO 8601 date-time with a time zone, such as 2026-12-31T23:59:59Z, got "2027-01-01"',
     ],
     [['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--bogus'], "key issue: Unknown option '--bogus'"],
     [['frobnicate'], 'unknown command "frobnicate"'],
@@ -112,6 +128,28 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
       action: { name: 'installations', produit: 'theme' },
     });
     expect(parseCliArgs(['purge'])).toEqual({ kind: 'admin', json: false, action: { name: 'purge' } });
+  });
+
+  // A name that is no command must never fall through to one, least of all to purge, which erases
+  // stored IP addresses (docs/protocol.md#privacy): names inherited from Object.prototype included.
+  it.each([
+    [['frobnicate']],
+    [['purges']],
+    [['PURGE']],
+    [[' purge']],
+    [['toString']],
+    [['constructor']],
+    [['__proto__']],
+    [['hasOwnProperty']],
+    [['key', 'purge']],
+    [['key', 'toString']],
+    [['product', '__proto__']],
+  ])('%j is an unknown command, never purge', (argv) => {
+    const command = parseCliArgs(argv);
+    expect(command).toEqual({
+      kind: 'usage',
+      message: `unknown command "${argv.join(' ')}"; run \`pnpm licence --help\``,
+    });
   });
 
   it('per-command help', () => {

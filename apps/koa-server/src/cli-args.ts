@@ -1,11 +1,23 @@
 import { parseArgs } from 'node:util';
-import type { ParseArgsConfig } from 'node:util';
-import { KEY_KINDS, normalizeKey, isValidationError } from '@licence/core';
-import type { KeyKind } from '@licence/core';
+import { errorMessage, isValidationError, KEY_KINDS, normalizeKey, type KeyKind } from '@licence/core';
+import { parseDateTime } from '@licence/service';
+import { assertNever } from './assert-never.js';
+import {
+  COMMAND,
+  type CommandName,
+  type CommandSpec,
+  commandSpec,
+  groupUsage,
+  isCommandName,
+  isGroup,
+  USAGE,
+} from './cli-commands.js';
 
 /**
  * The `licence` command line (docs/protocol.md#administration), parsed with node:util `parseArgs`.
- * Pure: argv in, a command (or help text, or one usage error line) out.
+ * Pure: argv in, a command (or help text, or one usage error line) out. Admin actions carry typed
+ * values (a number of sites, a trial end in seconds, a normalised key), as key administration takes
+ * them.
  */
 
 export type AdminAction =
@@ -15,7 +27,8 @@ export type AdminAction =
       readonly produit: string;
       readonly kind: KeyKind;
       readonly sites?: number;
-      readonly expire?: string;
+      /** The trial's end, in whole seconds since the epoch. */
+      readonly expire?: number;
     }
   | { readonly name: 'key show'; readonly cle: string }
   | { readonly name: 'key regenerate'; readonly cle: string }
@@ -31,109 +44,62 @@ export type CliCommand =
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'usage'; readonly message: string };
 
-/**
- * How the command is typed in a clone of the repository: the root package.json's `licence` script
- * (docs/protocol.md#administration). `node apps/koa-server/bin/licence.mjs` is the same program.
- */
-export const COMMAND = 'pnpm licence';
-
-export const USAGE = `licence: the licence verification service and its administration
-
-Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of --json output):
-  ${COMMAND} serve                                   start the HTTP service (embedded SQLite default)
-  ${COMMAND} keygen --out FILE | --print-seed        make a new Ed25519 signing key, print its public key
-  ${COMMAND} product add <id> --author <a> --name <n>
-  ${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]
-  ${COMMAND} key show <cle>
-  ${COMMAND} key regenerate <cle>
-  ${COMMAND} key transfer <cle> [--from <host>] [--to <host>]
-  ${COMMAND} key revoke <cle> [--reason <text>]
-  ${COMMAND} installations <produit>
-  ${COMMAND} purge                                   erase client IPs older than twelve months
-
-Options:
-  --json        print the result as JSON (every command that prints data)
-  -h, --help    this help; \`${COMMAND} <command> --help\` for one command
-
-Environment (docs/protocol.md#configuration): HOST, PORT, LICENCE_DATA_DIR, DATABASE_URL,
-LICENCE_SIGNING_KEY, LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL.
-Admin commands work on the store of LICENCE_DATA_DIR (default ./data) directly: no token needed.
-Exit codes: 0 done, 1 error, 2 usage.
-`;
-
-interface CommandSpec {
-  readonly usage: string;
-  readonly positionals: readonly string[];
-  readonly options: NonNullable<ParseArgsConfig['options']>;
+/** One command's arguments, read against its spec. */
+interface Args {
+  readonly kind: 'args';
+  readonly spec: CommandSpec;
+  readonly json: boolean;
+  /** A string option, or undefined when absent. */
+  option(name: string): string | undefined;
+  flag(name: string): boolean;
+  positional(index: number): string;
 }
-
-const JSON_OPTION = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
-
-const COMMANDS: Readonly<Record<string, CommandSpec>> = {
-  serve: { usage: `${COMMAND} serve`, positionals: [], options: { help: JSON_OPTION.help } },
-  keygen: {
-    usage: `${COMMAND} keygen [--out FILE] [--print-seed] [--json]  (writes FILE with mode 0600, never over an existing file)`,
-    positionals: [],
-    options: { ...JSON_OPTION, out: { type: 'string' }, 'print-seed': { type: 'boolean' } },
-  },
-  'product add': {
-    usage: `${COMMAND} product add <id> --author <author> --name <name> [--json]`,
-    positionals: ['id'],
-    options: { ...JSON_OPTION, author: { type: 'string' }, name: { type: 'string' } },
-  },
-  'key issue': {
-    usage: `${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]`,
-    positionals: [],
-    options: {
-      ...JSON_OPTION,
-      produit: { type: 'string' },
-      kind: { type: 'string' },
-      sites: { type: 'string' },
-      expire: { type: 'string' },
-    },
-  },
-  'key show': { usage: `${COMMAND} key show <cle> [--json]`, positionals: ['cle'], options: JSON_OPTION },
-  'key regenerate': { usage: `${COMMAND} key regenerate <cle> [--json]`, positionals: ['cle'], options: JSON_OPTION },
-  'key transfer': {
-    usage: `${COMMAND} key transfer <cle> [--from <host>] [--to <host>] [--json]`,
-    positionals: ['cle'],
-    options: { ...JSON_OPTION, from: { type: 'string' }, to: { type: 'string' } },
-  },
-  'key revoke': {
-    usage: `${COMMAND} key revoke <cle> [--reason <text>] [--json]`,
-    positionals: ['cle'],
-    options: { ...JSON_OPTION, reason: { type: 'string' } },
-  },
-  installations: {
-    usage: `${COMMAND} installations <produit> [--json]`,
-    positionals: ['produit'],
-    options: JSON_OPTION,
-  },
-  purge: { usage: `${COMMAND} purge [--json]`, positionals: [], options: JSON_OPTION },
-};
-
-const GROUPS = new Set(['product', 'key']);
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   const [first, second] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     return { kind: 'help', text: USAGE };
   }
-  let name = first;
-  let rest = argv.slice(1);
-  if (GROUPS.has(first)) {
-    if (second === undefined || second === '--help' || second === '-h') {
-      const sub = Object.entries(COMMANDS)
-        .filter(([key]) => key.startsWith(`${first} `))
-        .map(([, spec]) => `  ${spec.usage}`);
-      return { kind: 'help', text: `Usage:\n${sub.join('\n')}\n` };
-    }
-    name = `${first} ${second}`;
-    rest = argv.slice(2);
+  const grouped = isGroup(first);
+  if (grouped && (second === undefined || second === '--help' || second === '-h')) {
+    return { kind: 'help', text: groupUsage(first) };
   }
-  const spec = COMMANDS[name];
-  if (spec === undefined) return usage(`unknown command "${name}"; run \`${COMMAND} --help\``);
+  const name = grouped ? `${first} ${second}` : first;
+  if (!isCommandName(name)) return usage(`unknown command "${name}"; run \`${COMMAND} --help\``);
+  const args = readArgs(name, argv.slice(grouped ? 2 : 1));
+  return args.kind === 'args' ? dispatch(name, args) : args;
+}
 
+/** Every command has its case: a command added to the table without one does not compile. */
+function dispatch(name: CommandName, args: Args): CliCommand {
+  switch (name) {
+    case 'serve':
+      return { kind: 'serve' };
+    case 'keygen':
+      return keygen(args);
+    case 'product add':
+      return productAdd(args);
+    case 'key issue':
+      return keyIssue(args);
+    case 'key show':
+    case 'key regenerate':
+      return withKey(args, (cle) => ({ name, cle }));
+    case 'key transfer':
+      return keyTransfer(args);
+    case 'key revoke':
+      return keyRevoke(args);
+    case 'installations':
+      return admin({ name, produit: args.positional(0) }, args.json);
+    case 'purge':
+      return admin({ name }, args.json);
+    default:
+      return assertNever(name);
+  }
+}
+
+/** The options and positionals of `name`, or the usage error or help they amount to. */
+function readArgs(name: CommandName, rest: readonly string[]): Args | CliCommand {
+  const spec = commandSpec(name);
   // No option is declared `multiple`, so no value is ever an array here; the type allows it.
   let values: Readonly<Record<string, string | boolean | readonly (string | boolean)[] | undefined>>;
   let positionals: string[];
@@ -143,111 +109,111 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     positionals = parsed.positionals;
   } catch (error) {
     // parseArgs' messages are long; their first sentence names the option.
-    const message = error instanceof Error ? (error.message.split('. ')[0] ?? error.message) : String(error);
+    const text = errorMessage(error);
+    const message = text.split('. ')[0] ?? text;
     return usage(`${name}: ${message} (usage: ${spec.usage})`);
   }
   if (values.help === true) return { kind: 'help', text: `Usage: ${spec.usage}\n` };
   if (positionals.length !== spec.positionals.length) {
-    return usage(
-      `${name}: expected ${describePositionals(spec.positionals)}, got ${positionals.length} (usage: ${spec.usage})`,
-    );
+    const expected = spec.positionals.length === 0 ? 'no argument' : spec.positionals.map((n) => `<${n}>`).join(' ');
+    return usage(`${name}: expected ${expected}, got ${positionals.length} (usage: ${spec.usage})`);
   }
-  const json = values.json === true;
-  const str = (key: string): string | undefined => {
-    const value = values[key];
-    return typeof value === 'string' ? value : undefined;
+  return {
+    kind: 'args',
+    spec,
+    json: values.json === true,
+    option: (option) => {
+      const value = values[option];
+      return typeof value === 'string' ? value : undefined;
+    },
+    flag: (option) => values[option] === true,
+    positional: (index) => positionals[index] ?? '',
   };
-  const positional = (index: number): string => positionals[index] ?? '';
+}
 
-  switch (name) {
-    case 'serve':
-      return { kind: 'serve' };
-    case 'keygen': {
-      const out = str('out');
-      const printSeed = values['print-seed'] === true;
-      if (out === undefined && !printSeed) {
-        return usage('keygen: give --out FILE to write a new signing key (mode 0600), or --print-seed to print it');
-      }
-      return { kind: 'keygen', ...(out === undefined ? {} : { out }), printSeed, json };
-    }
-    case 'product add': {
-      const author = str('author');
-      const productName = str('name');
-      if (author === undefined || productName === undefined) {
-        return usage(`product add: --author and --name are required (usage: ${spec.usage})`);
-      }
-      return admin({ name, id: positional(0), author, productName }, json);
-    }
-    case 'key issue': {
-      const produit = str('produit');
-      const kind = str('kind');
-      if (produit === undefined) return usage(`key issue: --produit is required (usage: ${spec.usage})`);
-      const keyKind = KEY_KINDS.find((candidate) => candidate === kind);
-      if (keyKind === undefined) {
-        return usage(
-          `key issue: --kind must be one of ${KEY_KINDS.join(', ')}${kind === undefined ? '' : `, got "${kind}"`}`,
-        );
-      }
-      const sitesText = str('sites');
-      let sites: number | undefined;
-      if (sitesText !== undefined) {
-        if (!/^[0-9]{1,6}$/.test(sitesText))
-          return usage(`key issue: --sites must be a whole number, got "${sitesText}"`);
-        sites = Number(sitesText);
-      }
-      const expire = str('expire');
-      return admin(
-        {
-          name,
-          produit,
-          kind: keyKind,
-          ...(sites === undefined ? {} : { sites }),
-          ...(expire === undefined ? {} : { expire }),
-        },
-        json,
-      );
-    }
-    case 'key show':
-    case 'key regenerate': {
-      const cle = cliKey(positional(0));
-      if (typeof cle !== 'string') return cle;
-      return admin({ name, cle }, json);
-    }
-    case 'key transfer': {
-      const cle = cliKey(positional(0));
-      if (typeof cle !== 'string') return cle;
-      const from = str('from');
-      const to = str('to');
-      return admin({ name, cle, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }, json);
-    }
-    case 'key revoke': {
-      const cle = cliKey(positional(0));
-      if (typeof cle !== 'string') return cle;
-      const reason = str('reason');
-      return admin({ name, cle, ...(reason === undefined ? {} : { reason }) }, json);
-    }
-    case 'installations':
-      return admin({ name, produit: positional(0) }, json);
-    default:
-      return admin({ name: 'purge' }, json);
+function keygen(args: Args): CliCommand {
+  const out = args.option('out');
+  const printSeed = args.flag('print-seed');
+  if (out === undefined && !printSeed) {
+    return usage('keygen: give --out FILE to write a new signing key (mode 0600), or --print-seed to print it');
   }
+  return { kind: 'keygen', ...(out === undefined ? {} : { out }), printSeed, json: args.json };
+}
+
+function productAdd(args: Args): CliCommand {
+  const author = args.option('author');
+  const productName = args.option('name');
+  if (author === undefined || productName === undefined) {
+    return usage(`product add: --author and --name are required (usage: ${args.spec.usage})`);
+  }
+  return admin({ name: 'product add', id: args.positional(0), author, productName }, args.json);
 }
 
 /**
- * The key as the service will read it (docs/protocol.md#key-normalisation); a bad one is a usage
- * error that never echoes it.
+ * `--kind` is one of the kinds, `--sites` a whole number and `--expire` an RFC 3339 date-time with a
+ * zone (docs/protocol.md#administration), or it is a usage error; the ranges and the rules between
+ * them are key administration's, with its messages.
  */
-function cliKey(raw: string): string | CliCommand {
+function keyIssue(args: Args): CliCommand {
+  const produit = args.option('produit');
+  const kind = args.option('kind');
+  if (produit === undefined) return usage(`key issue: --produit is required (usage: ${args.spec.usage})`);
+  const keyKind = KEY_KINDS.find((candidate) => candidate === kind);
+  if (keyKind === undefined) {
+    return usage(
+      `key issue: --kind must be one of ${KEY_KINDS.join(', ')}${kind === undefined ? '' : `, got "${kind}"`}`,
+    );
+  }
+  const sitesText = args.option('sites');
+  if (sitesText !== undefined && !/^[0-9]{1,6}$/.test(sitesText)) {
+    return usage(`key issue: --sites must be a whole number, got "${sitesText}"`);
+  }
+  const expireText = args.option('expire');
+  const expire = expireText === undefined ? undefined : parseDateTime(expireText);
+  if (expire === null) {
+    return usage(
+      `key issue: --expire must be an ISO 8601 date-time with a time zone, such as 2026-12-31T23:59:59Z, got "${expireText}"`,
+    );
+  }
+  const action: AdminAction = {
+    name: 'key issue',
+    produit,
+    kind: keyKind,
+    ...(sitesText === undefined ? {} : { sites: Number(sitesText) }),
+    ...(expire === undefined ? {} : { expire }),
+  };
+  return admin(action, args.json);
+}
+
+function keyTransfer(args: Args): CliCommand {
+  const from = args.option('from');
+  const to = args.option('to');
+  return withKey(args, (cle) => ({
+    name: 'key transfer',
+    cle,
+    ...(from === undefined ? {} : { from }),
+    ...(to === undefined ? {} : { to }),
+  }));
+}
+
+function keyRevoke(args: Args): CliCommand {
+  const reason = args.option('reason');
+  return withKey(args, (cle) => ({ name: 'key revoke', cle, ...(reason === undefined ? {} : { reason }) }));
+}
+
+/**
+ * The key as the service will read it (docs/protocol.md#key-normalisation), given to `action`; a bad
+ * one is a usage error that never echoes it.
+ */
+function withKey(args: Args, action: (cle: string) => AdminAction): CliCommand {
+  let cle: string;
   try {
-    return normalizeKey(raw);
+    cle = normalizeKey(args.positional(0));
   } catch (error) {
     if (isValidationError(error)) return usage(error.message);
     throw error;
   }
-}
-
-function describePositionals(names: readonly string[]): string {
-  return names.length === 0 ? 'no argument' : names.map((n) => `<${n}>`).join(' ');
+  return admin(action(cle), args.json);
 }
 
 function usage(message: string): CliCommand {

@@ -2,6 +2,7 @@
 // The `licence` command (docs/protocol.md#administration). All the logic is in run-cli.ts; this
 // entry only wires the real process to it. (esbuild keeps this hashbang line at the top of
 // dist/cli.js.)
+import { errorMessage } from '@licence/core';
 import { runCli } from './run-cli.js';
 
 runCli(process.argv.slice(2), {
@@ -14,7 +15,7 @@ runCli(process.argv.slice(2), {
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`licence: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`licence: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -21,8 +21,9 @@ describe('answerClientError', () => {
     const [head = '', body = ''] = written.split('\r\n\r\n');
     expect(head.split('\r\n')).toEqual([
       'HTTP/1.1 400 Bad Request',
-      'Content-Type: application/problem+json',
+      // The service's problem builder's order (RFC 9110 5.3: the order of different fields is not significant).
       'Cache-Control: no-store',
+      'Content-Type: application/problem+json',
       `Content-Length: ${Buffer.byteLength(body)}`,
       'Connection: close',
     ]);

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { problemBody } from '@licence/service';
+import { problemResponse } from '@licence/service';
 import type { Logger } from '@licence/service';
 
 /**
@@ -16,19 +16,22 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   }
   const [status, title] = clientErrorStatus(error.code);
   // 431 has its own problem type (RFC 6585 5); every other parser refusal is a bad request.
-  const body = JSON.stringify(
+  const { headers, body } =
     status === 431
-      ? problemBody('headers-too-large', 'the request headers exceed the server limit')
-      : problemBody('invalid-request', 'the request is not valid HTTP/1.1 or exceeds the server limits', status),
-  );
-  socket.end(
-    `HTTP/1.1 ${status} ${title}\r\n` +
-      'Content-Type: application/problem+json\r\n' +
-      'Cache-Control: no-store\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+      ? problemResponse('headers-too-large', 'the request headers exceed the server limit')
+      : problemResponse(
+          'invalid-request',
+          'the request is not valid HTTP/1.1 or exceeds the server limits',
+          {},
+          status,
+        );
+  const head = [
+    `HTTP/1.1 ${status} ${title}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
 /** Status and RFC 9110 reason phrase for Node's parser error codes. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSeed } from '@licence/service';
+import { configErrorLine, decodeSeed } from '@licence/service';
 import { loadConfig } from './config.js';
 import type { ConfigResult, ServerConfig } from './config.js';
 
@@ -8,13 +8,13 @@ const CWD = '/srv/licence';
 const SEED = Buffer.alloc(32, 1).toString('base64');
 
 function ok(result: ConfigResult): ServerConfig {
-  if (!result.ok) throw new Error(`expected a config, got: ${result.errors.join(' | ')}`);
-  return result.config;
+  if (!result.ok) throw new Error(`expected a config, got: ${result.errors.map(configErrorLine).join(' | ')}`);
+  return result.value;
 }
 
 function errors(result: ConfigResult): readonly string[] {
   if (result.ok) throw new Error('expected errors, got a config');
-  return result.errors;
+  return result.errors.map(configErrorLine);
 }
 
 describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
@@ -121,7 +121,10 @@ describe('LICENCE_SIGNING_KEY and LICENCE_SIGNING_KEY_FILE', () => {
     expect(lines[0]).not.toContain(value);
   });
   it('decodeSeed names the source it is given', () => {
-    expect(decodeSeed('AAAA', 'signing key file')).toMatch(/^signing key file: expected 32 bytes, got 3/);
+    const seed = decodeSeed('AAAA', 'signing key file');
+    expect(seed.ok ? [] : seed.errors.map(configErrorLine)).toEqual([
+      expect.stringMatching(/^signing key file: expected 32 bytes, got 3/),
+    ]);
   });
 });
 

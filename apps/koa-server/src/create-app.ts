@@ -1,8 +1,9 @@
+import { describeError } from '@licence/core';
 import type { Logger, Service } from '@licence/service';
 import Koa from 'koa';
 import { applyServiceResponse } from './apply-service-response.js';
 import { internalErrorResponse } from './internal-error.js';
-import { describeError, licenceMiddleware } from './licence-middleware.js';
+import { licenceMiddleware } from './licence-middleware.js';
 
 export interface CreateAppOptions {
   readonly service: Service;

@@ -1,16 +1,16 @@
 import pino from 'pino';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
+import { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS } from '@licence/service';
 import type { LogLevel } from '@licence/service';
 
 /**
- * Fields that must never reach a log line in clear (docs/protocol.md#privacy: no key, no signing
- * key, no token). The code never logs them; redaction is the net under that rule, at the top level
- * and two levels down, where a careless `{req: {headers}}` or `{body: {cle}}` would put them.
+ * The service's redacted fields (docs/protocol.md#privacy: no key, no signing key, no token in a
+ * log line) as pino paths: each at the top level and `REDACTED_DEPTH` levels down
+ * (`cle`, `*.cle`, `*.*.cle`).
  */
-export const REDACTED_FIELDS = ['authorization', 'cle', 'signingKey', 'seed', 'token', 'adminToken'] as const;
-
 export function redactPaths(): string[] {
-  return REDACTED_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]);
+  const depths = Array.from({ length: REDACTED_DEPTH + 1 }, (_unused, depth) => '*.'.repeat(depth));
+  return REDACTED_FIELDS.flatMap((field) => depths.map((prefix) => `${prefix}${field}`));
 }
 
 export interface CreateLoggerOptions {
@@ -25,7 +25,7 @@ export function createLogger(options: CreateLoggerOptions): PinoLogger {
   return pino(
     {
       level: options.level,
-      redact: { paths: redactPaths(), censor: '[redacted]' },
+      redact: { paths: redactPaths(), censor: REDACTED_CENSOR },
       // No pid and hostname: a request line is method, route, status and ms
       // (docs/protocol.md#privacy: nothing else).
       base: null,

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { configErrorLine } from '@licence/service';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import type { ServerConfig } from './config.js';
@@ -17,8 +18,8 @@ afterEach(() => {
 
 function config(env: Record<string, string> = {}): ServerConfig {
   const result = loadConfig(env, root);
-  if (!result.ok) throw new Error(result.errors.join('\n'));
-  return result.config;
+  if (!result.ok) throw new Error(result.errors.map(configErrorLine).join('\n'));
+  return result.value;
 }
 
 describe('prepareData (the embedded default, docs/protocol.md#signature)', () => {

@@ -1,7 +1,9 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { errorCode } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
+import { randomBytes } from '@licence/service';
 import type { ServerConfig } from './config.js';
-import { ensureSeedFile, errorCode, randomBytes, readSeedFile } from './seed-file.js';
+import { ensureSeedFile, readSeedFile } from './seed-file.js';
 import { StartupError } from './startup-error.js';
 
 /**

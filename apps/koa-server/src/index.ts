@@ -8,7 +8,7 @@ export { licenceMiddleware } from './licence-middleware.js';
 export type { LicenceMiddlewareOptions } from './licence-middleware.js';
 export { toServiceRequest, lowerCaseHeaders } from './to-service-request.js';
 export { applyServiceResponse } from './apply-service-response.js';
-export { ADMIN_BODY_LIMIT, API_BODY_LIMIT, BodyAbortedError, bodyLimitFor, readBody } from './read-body.js';
+export { BodyAbortedError, readBody } from './read-body.js';
 export type { BodySource } from './read-body.js';
 
 // Configuration (docs/protocol.md#configuration)
@@ -22,7 +22,7 @@ export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
 // Running the server: embedded default, logs, purge, shutdown
 export { ensureDataDir, prepareData } from './embedded-default.js';
 export { createSeedFile, readSeedFile } from './seed-file.js';
-export { createLogger, REDACTED_FIELDS } from './create-logger.js';
+export { createLogger } from './create-logger.js';
 export { openAdminRuntime, openRuntime } from './open-runtime.js';
 export type { Runtime } from './open-runtime.js';
 export { startServer } from './start-server.js';

@@ -1,7 +1,8 @@
-import { encodeBase64, publicKeyOf } from '@licence/core';
+import { encodeBase64, errorCode, publicKeyOf } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import { isAbsolute, resolve } from 'node:path';
-import { createSeedFile, errorCode, randomBytes } from './seed-file.js';
+import { randomBytes } from '@licence/service';
+import { createSeedFile } from './seed-file.js';
 import { shellQuote } from './startup-banner.js';
 import { StartupError } from './startup-error.js';
 

@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
+import { describeError } from '@licence/core';
+import { isServicePath, routeLabel } from '@licence/service';
 import type { Logger, Service } from '@licence/service';
 import type { Middleware } from 'koa';
 import { applyServiceResponse } from './apply-service-response.js';
 import { internalErrorResponse } from './internal-error.js';
-import { isServicePath, routeLabel } from './route-label.js';
 import { BodyAbortedError } from './read-body.js';
 import { toServiceRequest } from './to-service-request.js';
 
@@ -67,12 +68,4 @@ export function licenceMiddleware(service: Service, options: LicenceMiddlewareOp
       'request',
     );
   };
-}
-
-/** An error for a log line: its name, message and stack, nothing of the request. */
-export function describeError(error: unknown): Record<string, string> {
-  if (error instanceof Error) {
-    return { name: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
-  }
-  return { name: typeof error, message: String(error) };
 }

@@ -1,13 +1,18 @@
 import { existsSync } from 'node:fs';
-import { encodeBase64, publicKeyOf } from '@licence/core';
+import { describeError, encodeBase64, errorMessage, publicKeyOf } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { createKeyAdmin, createMemoryRateLimiter, createNodeSigner, createService } from '@licence/service';
+import {
+  createKeyAdmin,
+  createMemoryRateLimiter,
+  createNodeSigner,
+  createService,
+  randomBytes,
+} from '@licence/service';
 import type { KeyAdmin, Logger, RateLimiter, Service, Store } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import type { ServerConfig } from './config.js';
 import { prepareData } from './embedded-default.js';
-import { randomBytes } from './seed-file.js';
 import { StartupError } from './startup-error.js';
 
 /** The store and service the server and the CLI's admin commands run on. */
@@ -89,9 +94,7 @@ async function openBackend(config: ServerConfig, logger: Logger): Promise<Backen
     } catch (error) {
       // The store's messages name the database as postgres://host:port/db, never the user or
       // password of the URL (store-postgres README, "Secrets").
-      throw new StartupError(`DATABASE_URL: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
+      throw new StartupError(`DATABASE_URL: ${errorMessage(error)}`, { cause: error });
     }
   }
   const store = openStore(config.database.file, logger);
@@ -103,7 +106,7 @@ function openStore(file: string, logger: Logger): Store {
     return openSqliteStore({ file, logger });
   } catch (error) {
     // The store's messages name the file and SQLite's reason; they hold no secret.
-    throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
+    throw new StartupError(errorMessage(error), { cause: error });
   }
 }
 
@@ -134,8 +137,8 @@ function build(
     // createService checks its options (a bad TRUST_PROXY entry): the start stops, the store closes.
     backend
       .close()
-      .catch((closeError: unknown) => logger.warn({ err: String(closeError) }, 'closing the store failed'));
-    throw new StartupError(error instanceof Error ? error.message : String(error), { cause: error });
+      .catch((closeError: unknown) => logger.warn({ err: describeError(closeError) }, 'closing the store failed'));
+    throw new StartupError(errorMessage(error), { cause: error });
   }
   return {
     service,

@@ -1,5 +1,5 @@
+import { describeError } from '@licence/core';
 import type { Logger, Service } from '@licence/service';
-import { describeError } from './licence-middleware.js';
 
 /** docs/protocol.md#privacy: the server erases IP addresses past retention by itself, daily. */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;

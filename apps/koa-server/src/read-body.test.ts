@@ -1,30 +1,10 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN_BODY_LIMIT,
-  API_BODY_LIMIT,
-  BodyAbortedError,
-  bodyLimitFor,
-  contentLength,
-  readBody,
-} from './read-body.js';
+import { BodyAbortedError, contentLength, readBody } from './read-body.js';
 
 function source(chunks: readonly (string | Buffer)[], headers: Record<string, string> = {}) {
   return { headers, stream: Readable.from(chunks, { objectMode: false }) };
 }
-
-describe('bodyLimitFor', () => {
-  it('caps the public endpoint at 8 KiB (docs/protocol.md#limits) and the admin API at 64 KiB', () => {
-    expect(API_BODY_LIMIT).toBe(8192);
-    expect(ADMIN_BODY_LIMIT).toBe(65536);
-    expect(bodyLimitFor('/api/licence')).toBe(8192);
-    expect(bodyLimitFor('/api/license')).toBe(8192);
-    expect(bodyLimitFor('/healthz')).toBe(8192);
-    expect(bodyLimitFor('/admin')).toBe(65536);
-    expect(bodyLimitFor('/admin/keys')).toBe(65536);
-    expect(bodyLimitFor('/administrator')).toBe(8192);
-  });
-});
 
 describe('readBody', () => {
   it('returns the bytes of a body in several chunks', async () => {

@@ -1,28 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from '@licence/service';
 
 /**
  * Reading a request body with a cap (docs/protocol.md#limits: at most 8 KiB on the public endpoint,
- * 413 beyond).
+ * 413 beyond; the cap of each path is the service's `bodyLimitFor`).
  *
  * We never use a body parser that answers 400/413 itself: the service decides, because
  * docs/protocol.md#request fixes the ORDER of the checks (404, 405, 403, 429, then 413...). So the
  * reader only reports "too big" as `null` and the service answers at the right point.
  */
-
-/**
- * docs/protocol.md#limits: the public endpoint's body cap (the service's own constant: one number,
- * one place).
- */
-export const API_BODY_LIMIT = MAX_BODY_BYTES;
-/** The admin API's cap. */
-export const ADMIN_BODY_LIMIT = MAX_ADMIN_BODY_BYTES;
-
-/** The cap for a path: the admin API's for `/admin` and below, the public endpoint's otherwise. */
-export function bodyLimitFor(path: string): number {
-  return path === '/admin' || path.startsWith('/admin/') ? ADMIN_BODY_LIMIT : API_BODY_LIMIT;
-}
 
 /** The client went away while sending its body: nobody is left to answer. */
 export class BodyAbortedError extends Error {

@@ -1,7 +1,9 @@
 import pino from 'pino';
 import type { DestinationStream } from 'pino';
-import { isHttpError } from '@licence/service';
+import { asError, errorCode } from '@licence/core';
+import { configErrorLine, isAdminError } from '@licence/service';
 import { runAdminAction } from './admin-command.js';
+import { assertNever } from './assert-never.js';
 import type { AdminAction } from './cli-args.js';
 import { parseCliArgs } from './cli-args.js';
 import { loadConfig } from './config.js';
@@ -9,7 +11,6 @@ import type { Environment, ServerConfig } from './config.js';
 import { createLogger } from './create-logger.js';
 import { formatHuman } from './format-human.js';
 import { formatKeygen, keygen } from './keygen.js';
-import { describeError } from './licence-middleware.js';
 import { openAdminRuntime } from './open-runtime.js';
 import { listenForShutdown } from './shutdown-signals.js';
 import type { RunningServer } from './start-server.js';
@@ -58,12 +59,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const loaded = loadConfig(io.env, io.cwd);
       if (!loaded.ok) {
         // docs/protocol.md#configuration: one clear line per bad value, each naming its variable.
-        for (const error of loaded.errors) io.stderr(`licence: ${error}\n`);
+        for (const error of loaded.errors) io.stderr(`licence: ${configErrorLine(error)}\n`);
         return EXIT_ERROR;
       }
-      if (command.kind === 'serve') return guarded(io, () => serve(loaded.config, io));
-      return guarded(io, () => runAdmin(command.action, command.json, loaded.config, io));
+      if (command.kind === 'serve') return guarded(io, () => serve(loaded.value, io));
+      return guarded(io, () => runAdmin(command.action, command.json, loaded.value, io));
     }
+    default:
+      return assertNever(command);
   }
 }
 
@@ -78,7 +81,7 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
     running = await startServer({ config, logger, print: io.stderr });
   } catch (error) {
     signals.dispose();
-    const code = errorCodeOf(error);
+    const code = errorCode(error);
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       throw new StartupError(`PORT: cannot listen on ${config.host}:${config.port} (${code})`);
     }
@@ -105,10 +108,10 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
   try {
     result = await runAdminAction(runtime.admin, action);
   } catch (error) {
-    if (!isHttpError(error)) throw error;
-    // RFC 9457 title and detail; the service's details never hold a key (hint only,
+    if (!isAdminError(error)) throw error;
+    // Key administration's own message, no HTTP status: it never holds a key (hint only,
     // docs/protocol.md#key-lifecycle).
-    io.stderr(`licence: ${action.name}: ${error.toProblem().title}: ${error.detail} (${error.status})\n`);
+    io.stderr(`licence: ${action.name}: ${error.message}\n`);
     return EXIT_ERROR;
   } finally {
     await runtime.close();
@@ -130,15 +133,9 @@ async function guarded(io: CliIo, run: () => Promise<number>): Promise<number> {
     if (error instanceof StartupError) {
       io.stderr(`licence: ${error.message}\n`);
     } else {
-      const { name, message } = describeError(error);
+      const { name, message } = asError(error);
       io.stderr(`licence: unexpected ${name}: ${message}\n`);
     }
     return EXIT_ERROR;
   }
-}
-
-function errorCodeOf(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined;
 }

@@ -1,8 +1,7 @@
-import { randomBytes as nodeRandomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { encodeBase64 } from '@licence/core';
+import { closeSync, fsyncSync, linkSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { encodeBase64, errorCode } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { decodeSeed } from '@licence/service';
+import { configErrorLine, loadSeedFile, randomBytes } from '@licence/service';
 import { StartupError } from './startup-error.js';
 
 /**
@@ -11,9 +10,6 @@ import { StartupError } from './startup-error.js';
  */
 
 export const SEED_FILE_MODE = 0o600;
-
-/** Node's CSPRNG as core's RandomBytes. */
-export const randomBytes: RandomBytes = (length) => new Uint8Array(nodeRandomBytes(length));
 
 /**
  * Writes a new seed to `path`, never over an existing file: 'exists' then, and nothing changes.
@@ -52,14 +48,9 @@ export function createSeedFile(
  * Errors never show the file's content.
  */
 export function readSeedFile(path: string, name: string): { readonly seed: Uint8Array; readonly warning?: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new StartupError(`${name}: cannot read ${path} (${errorCode(error) ?? 'error'})`);
-  }
-  const seed = decodeSeed(text, name);
-  if (typeof seed === 'string') throw new StartupError(`${seed} in ${path}`);
+  const loaded = loadSeedFile(path, name);
+  if (!loaded.ok) throw new StartupError(loaded.errors.map(configErrorLine).join('; '));
+  const seed = loaded.value;
   // Group or world access to a signing key is worth a warning, not a refusal (a container may
   // mount secrets 0644 by default).
   const mode = statSync(path).mode & 0o777;
@@ -93,13 +84,6 @@ function exists(path: string): boolean {
     if (errorCode(error) === 'ENOENT') return false;
     throw error;
   }
-}
-
-export function errorCode(error: unknown): string | undefined {
-  if (typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string') {
-    return error.code;
-  }
-  return undefined;
 }
 
 function encodeHex(bytes: Uint8Array): string {

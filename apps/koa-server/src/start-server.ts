@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { describeError } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import type { Logger } from '@licence/service';
 import { describeDatabase } from '@licence/store-postgres';
 import { answerClientError } from './client-error.js';
 import type { ServerConfig } from './config.js';
 import { createApp } from './create-app.js';
-import { describeError } from './licence-middleware.js';
 import { openRuntime } from './open-runtime.js';
 import type { Runtime } from './open-runtime.js';
 import { printableDatabaseUrl } from './printable-database-url.js';

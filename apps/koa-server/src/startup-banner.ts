@@ -1,3 +1,5 @@
+import { LICENCE_PATH } from '@licence/service';
+
 /**
  * What the server prints when it starts (docs/protocol.md#signature): the URL, the public key
  * clients must trust, and the exact commands that issue a first key through the CLI on the same
@@ -44,7 +46,7 @@ export function startupBanner(input: BannerInput): string {
     'issue a first key (in another terminal):',
     `  ${env} ${input.cli} product add my-product --author me --name "My product"`,
     `  ${env} ${input.cli} key issue --produit my-product --kind buyer`,
-    `then check it: curl -A 'my-product/1.0' -H 'Content-Type: application/json' -d '{"cle":"<the key>","url":"example.com"}' ${input.url}/api/licence`,
+    `then check it: curl -A 'my-product/1.0' -H 'Content-Type: application/json' -d '{"cle":"<the key>","url":"example.com"}' ${input.url}${LICENCE_PATH}`,
   );
   if (!input.adminApi) lines.push('admin HTTP API: off (set LICENCE_ADMIN_TOKEN to turn it on)');
   return `${lines.join('\n')}\n`;

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { bodyLimitFor } from '@licence/service';
 import type { ServiceRequest } from '@licence/service';
 import type { Context } from 'koa';
-import { bodyLimitFor, readBody } from './read-body.js';
+import { readBody } from './read-body.js';
 
 /**
  * Step 1 of the adapter (CONTRIBUTING.md#architecture; hono's `createRequest`): Koa's request as

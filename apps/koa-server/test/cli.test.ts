@@ -145,12 +145,13 @@ describe('licence serve, then the admin commands on the same data folder', () =>
       motif: 'revocation',
     });
 
-    // A second action on a dead key: 409, one line, exit 1.
+    // A second action on a dead key: a conflict, one line with key administration's message and
+    // no HTTP status, exit 1.
     const twice = await runCli(['key', 'revoke', fresh], { cwd });
     expect(twice.code).toBe(1);
-    expect(twice.stderr).toMatch(
-      /^licence: key revoke: Conflict: key [0-9A-Z]{4} is no longer alive \(revocation\) \(409\)\n$/,
-    );
+    expect(twice.stderr).toMatch(/^licence: key revoke: key [0-9A-Z]{4} is no longer alive \(revocation\)\n$/);
+    const unknown = await runCli(['key', 'issue', '--produit', 'nope', '--kind', 'buyer'], { cwd });
+    expect(unknown).toEqual({ code: 1, stdout: '', stderr: 'licence: key issue: no product nope\n' });
 
     serve.child.kill('SIGINT');
     expect(await serve.exited).toBe(0);

@@ -30,8 +30,20 @@ const post =
   (server: TestServer) =>
     send(server.url, { method: 'POST', path, headers: { ...baseHeaders, ...headers }, body });
 
+/** POST /admin/products with the admin token and these exact bytes. */
+const postAdmin = (body: string) => (server: TestServer) =>
+  send(server.url, {
+    method: 'POST',
+    path: '/admin/products',
+    headers: { 'content-type': json, authorization: `Bearer ${server.adminToken ?? ''}` },
+    body,
+  });
+
 /** POST /api/licence with this value as JSON text. */
 const postJson = (value: unknown) => post(JSON.stringify(value));
+
+/** POST /api/licence with the key AAAAA and this url. */
+const postUrl = (url: unknown) => postJson({ cle: 'AAAAA', url });
 
 /** Raw bytes on a socket; the first answer is the one judged, the connection must end. */
 const raw =
@@ -47,91 +59,47 @@ const raw =
   };
 
 const head = (lines: readonly string[]): string => `${lines.join('\r\n')}\r\n\r\n`;
+/** The head of a product's JSON POST to `target`, with these header lines added. */
+const postHead = (lines: readonly string[], target = '/api/licence'): string =>
+  head([`POST ${target} HTTP/1.1`, 'Host: x', `User-Agent: ${PRODUCT_UA}`, `Content-Type: ${json}`, ...lines]);
 const valid = '{"cle":"AAAAA","url":"exemple.fr"}';
 const nest = (open: string, close: string, depth: number, inner = ''): string =>
   open.repeat(depth) + inner + close.repeat(depth);
 
+/** A case answered with a problem of this status and type. */
+const problemCase =
+  (status: number, problem: string) =>
+  (name: string, send: Hostile['send']): Hostile => ({ name, send, status, problem });
+const invalid = problemCase(400, 'invalid-request');
+const notFound = problemCase(404, 'not-found');
+const tooLarge = problemCase(413, 'body-too-large');
+const unsupported = problemCase(415, 'unsupported-media-type');
+const headersTooLarge = problemCase(431, 'headers-too-large');
+/** A case whose input is valid after all: a verdict naming `hote`. */
+const verdictFor = (name: string, send: Hostile['send'], hote: string): Hostile => ({ name, send, status: 200, hote });
+
 const cases: readonly Hostile[] = [
   // Broken JSON, several shapes (docs/protocol.md#request: invalid JSON is 400)
-  { name: 'JSON cut in the middle', send: post('{"cle": "AAAAA", "url": '), status: 400, problem: 'invalid-request' },
-  {
-    name: 'JSON with single quotes',
-    send: post("{'cle':'AAAAA','url':'exemple.fr'}"),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'JSON with a trailing comma',
-    send: post('{"cle":"AAAAA","url":"exemple.fr",}'),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  { name: 'an unterminated string', send: post('{"cle":"AAAAA'), status: 400, problem: 'invalid-request' },
-  { name: 'two objects in a row', send: post(`${valid}{}`), status: 400, problem: 'invalid-request' },
-  { name: 'a bare word', send: post('undefined'), status: 400, problem: 'invalid-request' },
-  {
-    name: 'JSON with a comment',
-    send: post('{"cle":"AAAAA",/* x */"url":"exemple.fr"}'),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  { name: 'an empty object', send: post('{}'), status: 400, problem: 'invalid-request' },
+  invalid('JSON cut in the middle', post('{"cle": "AAAAA", "url": ')),
+  invalid('JSON with single quotes', post("{'cle':'AAAAA','url':'exemple.fr'}")),
+  invalid('JSON with a trailing comma', post('{"cle":"AAAAA","url":"exemple.fr",}')),
+  invalid('an unterminated string', post('{"cle":"AAAAA')),
+  invalid('two objects in a row', post(`${valid}{}`)),
+  invalid('a bare word', post('undefined')),
+  invalid('JSON with a comment', post('{"cle":"AAAAA",/* x */"url":"exemple.fr"}')),
+  invalid('an empty object', post('{}')),
 
   // Deep nesting
-  {
-    name: 'arrays nested 10,000 levels (20,000 bytes: over the cap)',
-    send: post(nest('[', ']', 10_000)),
-    status: 413,
-    problem: 'body-too-large',
-  },
-  {
-    name: 'objects nested 10,000 levels (over the cap)',
-    send: post(nest('{"a":', '}', 10_000, '1')),
-    status: 413,
-    problem: 'body-too-large',
-  },
-  {
-    name: 'arrays nested 4,000 levels (under the cap: parsed, not an object)',
-    send: post(nest('[', ']', 4000)),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'objects nested 1,300 levels under the cap',
-    send: post(nest('{"a":', '}', 1300, '1')),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a cle nested 4,000 arrays deep',
-    send: post(`{"url":"exemple.fr","cle":${nest('[', ']', 4000, '"AAAAA"')}}`),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'arrays nested 10,000 levels on the admin API (64 KiB cap: reaches the parser)',
-    send: (server) =>
-      send(server.url, {
-        method: 'POST',
-        path: '/admin/products',
-        headers: { 'content-type': json, authorization: `Bearer ${server.adminToken ?? ''}` },
-        body: nest('[', ']', 10_000),
-      }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'objects nested 10,000 levels on the admin API',
-    send: (server) =>
-      send(server.url, {
-        method: 'POST',
-        path: '/admin/products',
-        headers: { 'content-type': json, authorization: `Bearer ${server.adminToken ?? ''}` },
-        body: nest('{"a":', '}', 10_000, '1'),
-      }),
-    status: 400,
-    problem: 'invalid-request',
-  },
+  tooLarge('arrays nested 10,000 levels (20,000 bytes: over the cap)', post(nest('[', ']', 10_000))),
+  tooLarge('objects nested 10,000 levels (over the cap)', post(nest('{"a":', '}', 10_000, '1'))),
+  invalid('arrays nested 4,000 levels (under the cap: parsed, not an object)', post(nest('[', ']', 4000))),
+  invalid('objects nested 1,300 levels under the cap', post(nest('{"a":', '}', 1300, '1'))),
+  invalid('a cle nested 4,000 arrays deep', post(`{"url":"exemple.fr","cle":${nest('[', ']', 4000, '"AAAAA"')}}`)),
+  invalid(
+    'arrays nested 10,000 levels on the admin API (64 KiB cap: reaches the parser)',
+    postAdmin(nest('[', ']', 10_000)),
+  ),
+  invalid('objects nested 10,000 levels on the admin API', postAdmin(nest('{"a":', '}', 10_000, '1'))),
 
   // Values of the wrong type where strings go (docs/protocol.md#request: a non-string is 400)
   ...(
@@ -143,351 +111,179 @@ const cases: readonly Hostile[] = [
       ['null', null],
     ] as const
   ).flatMap(([label, value]): Hostile[] => [
-    {
-      name: `cle is ${label}`,
-      send: postJson({ cle: value, url: 'exemple.fr' }),
-      status: 400,
-      problem: 'invalid-request',
-    },
-    { name: `url is ${label}`, send: postJson({ cle: 'AAAAA', url: value }), status: 400, problem: 'invalid-request' },
-    {
-      name: `produit is ${label}`,
-      send: postJson({ cle: 'AAAAA', url: 'exemple.fr', produit: value }),
-      status: 400,
-      problem: 'invalid-request',
-    },
-    {
-      name: `nonce is ${label}`,
-      send: postJson({ cle: 'AAAAA', url: 'exemple.fr', nonce: value }),
-      status: 400,
-      problem: 'invalid-request',
-    },
+    invalid(`cle is ${label}`, postJson({ cle: value, url: 'exemple.fr' })),
+    invalid(`url is ${label}`, postUrl(value)),
+    invalid(`produit is ${label}`, postJson({ cle: 'AAAAA', url: 'exemple.fr', produit: value })),
+    invalid(`nonce is ${label}`, postJson({ cle: 'AAAAA', url: 'exemple.fr', nonce: value })),
   ]),
-  {
-    name: 'a huge number as cle (1e999999 parses to Infinity)',
-    send: post('{"cle":1e999999,"url":"exemple.fr"}'),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a 40-digit integer as url',
-    send: post('{"cle":"AAAAA","url":1234567890123456789012345678901234567890}'),
-    status: 400,
-    problem: 'invalid-request',
-  },
+  invalid('a huge number as cle (1e999999 parses to Infinity)', post('{"cle":1e999999,"url":"exemple.fr"}')),
+  invalid('a 40-digit integer as url', post('{"cle":"AAAAA","url":1234567890123456789012345678901234567890}')),
 
   // Sizes
-  {
-    name: 'a 1 MB body (Content-Length over the cap)',
-    send: post('x'.repeat(1024 * 1024)),
-    status: 413,
-    problem: 'body-too-large',
-  },
-  {
-    name: 'a chunked body over 8 KiB (no Content-Length)',
-    send: (server) =>
-      send(server.url, {
-        method: 'POST',
-        path: '/api/licence',
-        headers: baseHeaders,
-        body: ' '.repeat(9000) + valid,
-        chunkSize: 1000,
-      }),
-    status: 413,
-    problem: 'body-too-large',
-  },
-  {
-    name: 'a chunked body under 8 KiB is read',
-    send: (server) =>
+  tooLarge('a 1 MB body (Content-Length over the cap)', post('x'.repeat(1024 * 1024))),
+  tooLarge('a chunked body over 8 KiB (no Content-Length)', (server) =>
+    send(server.url, {
+      method: 'POST',
+      path: '/api/licence',
+      headers: baseHeaders,
+      body: ' '.repeat(9000) + valid,
+      chunkSize: 1000,
+    }),
+  ),
+  verdictFor(
+    'a chunked body under 8 KiB is read',
+    (server) =>
       send(server.url, { method: 'POST', path: '/api/licence', headers: baseHeaders, body: valid, chunkSize: 7 }),
-    status: 200,
-    hote: 'exemple.fr',
-  },
+    'exemple.fr',
+  ),
+
   // docs/protocol.md#request checks the size before the body: a 10,000-character key cannot reach
   // the key rule.
-  {
-    name: 'a 10,000-character key makes the body too large',
-    send: postJson({ cle: 'A'.repeat(10_000), url: 'exemple.fr' }),
-    status: 413,
-    problem: 'body-too-large',
-  },
-  {
-    name: 'an 8,000-character key (docs/protocol.md#key-normalisation: over 1024 is 400)',
-    send: postJson({ cle: 'A'.repeat(8000), url: 'exemple.fr' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a 10,000-character key in an admin path',
-    send: (server) =>
-      send(server.url, {
-        method: 'GET',
-        path: `/admin/keys/${'A'.repeat(10_000)}`,
-        headers: { authorization: `Bearer ${server.adminToken ?? ''}` },
-      }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a 3,000-character url',
-    send: postJson({ cle: 'AAAAA', url: `exemple.fr/${'a'.repeat(2990)}` }),
-    status: 400,
-    problem: 'invalid-request',
-  },
+  tooLarge('a 10,000-character key makes the body too large', postJson({ cle: 'A'.repeat(10_000), url: 'exemple.fr' })),
+  invalid(
+    'an 8,000-character key (docs/protocol.md#key-normalisation: over 1024 is 400)',
+    postJson({ cle: 'A'.repeat(8000), url: 'exemple.fr' }),
+  ),
+  invalid('a 10,000-character key in an admin path', (server) =>
+    send(server.url, {
+      method: 'GET',
+      path: `/admin/keys/${'A'.repeat(10_000)}`,
+      headers: { authorization: `Bearer ${server.adminToken ?? ''}` },
+    }),
+  ),
+  invalid('a 3,000-character url', postUrl(`exemple.fr/${'a'.repeat(2990)}`)),
 
   // Bytes
-  {
-    name: 'a raw NUL byte inside a JSON string',
-    send: post(Buffer.from('{"cle":"AAA\u0000AA","url":"exemple.fr"}', 'utf8')),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'an escaped NUL in the key is dropped by normalisation (valid)',
-    send: postJson({ cle: 'AAAAA\u0000', url: 'exemple.fr' }),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: 'NUL bytes after the JSON',
-    send: post(Buffer.concat([Buffer.from(valid), Buffer.alloc(16)])),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'invalid UTF-8 bytes',
-    send: post(
+  invalid('a raw NUL byte inside a JSON string', post(Buffer.from('{"cle":"AAA\u0000AA","url":"exemple.fr"}', 'utf8'))),
+  verdictFor(
+    'an escaped NUL in the key is dropped by normalisation (valid)',
+    postJson({ cle: 'AAAAA\u0000', url: 'exemple.fr' }),
+    'exemple.fr',
+  ),
+  invalid('NUL bytes after the JSON', post(Buffer.concat([Buffer.from(valid), Buffer.alloc(16)]))),
+  invalid(
+    'invalid UTF-8 bytes',
+    post(
       Buffer.concat([
         Buffer.from('{"cle":"AAAAA\u00e9'),
         Buffer.from([0xff, 0xfe, 0xc3]),
         Buffer.from('","url":"exemple.fr"}'),
       ]),
     ),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'an overlong UTF-8 encoding of "/"',
-    send: post(
+  ),
+  invalid(
+    'an overlong UTF-8 encoding of "/"',
+    post(
       Buffer.concat([Buffer.from('{"cle":"AAAAA","url":"exemple.fr'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')]),
     ),
-    status: 400,
-    problem: 'invalid-request',
-  },
+  ),
+
   // RFC 8259 8.1: a parser MAY ignore a BOM; the service's UTF-8 decoder does.
-  {
-    name: 'a UTF-8 BOM before the JSON (ignored, RFC 8259 8.1)',
-    send: post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid)])),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  { name: 'a UTF-16 body', send: post(Buffer.from(valid, 'utf16le')), status: 400, problem: 'invalid-request' },
+  verdictFor(
+    'a UTF-8 BOM before the JSON (ignored, RFC 8259 8.1)',
+    post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(valid)])),
+    'exemple.fr',
+  ),
+  invalid('a UTF-16 body', post(Buffer.from(valid, 'utf16le'))),
 
   // Hosts (docs/protocol.md#host-normalisation: WHATWG URL, then the rules)
-  {
-    name: 'a url with userinfo',
-    send: postJson({ cle: 'AAAAA', url: 'http://admin:pw@exemple.fr' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'http:\\\\exemple.fr: "http" becomes the host, a single label (a test host)',
-    send: postJson({ cle: 'AAAAA', url: 'http:\\\\exemple.fr' }),
-    status: 200,
-    hote: 'http',
-  },
-  {
-    name: 'exemple.fr\\chemin: the backslash starts the path',
-    send: postJson({ cle: 'AAAAA', url: 'exemple.fr\\chemin' }),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: 'https://evil.fr\\@exemple.fr: the host is evil.fr, as browsers read it',
-    send: postJson({ cle: 'AAAAA', url: 'https://evil.fr\\@exemple.fr' }),
-    status: 200,
-    hote: 'evil.fr',
-  },
-  {
-    name: 'ex%61mple.fr: percent-decoded in the host',
-    send: postJson({ cle: 'AAAAA', url: 'ex%61mple.fr' }),
-    status: 200,
-    hote: 'example.fr',
-  },
-  {
-    name: '%2e%2e: a host of empty labels',
-    send: postJson({ cle: 'AAAAA', url: '%2e%2e' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'exemple。fr: an ideographic full stop is a dot',
-    send: postJson({ cle: 'AAAAA', url: 'exemple\u3002fr' }),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: 'full-width letters map to ASCII',
-    send: postJson({ cle: 'AAAAA', url: '\uff45\uff58\uff45\uff4d\uff50\uff4c\uff45.fr' }),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: 'an IPv6 zone',
-    send: postJson({ cle: 'AAAAA', url: 'http://[fe80::1%25eth0]/' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'an IPv6 zone without brackets encoding',
-    send: postJson({ cle: 'AAAAA', url: '[fe80::1%eth0]' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'javascript: is no host',
-    send: postJson({ cle: 'AAAAA', url: 'javascript:alert(1)' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'file: is not http(s)',
-    send: postJson({ cle: 'AAAAA', url: 'file:///etc/passwd' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a hex IPv4 loopback is a test host',
-    send: postJson({ cle: 'AAAAA', url: 'http://0x7f.1' }),
-    status: 200,
-    hote: '127.0.0.1',
-  },
-  {
-    name: 'a label over 63 characters',
-    send: postJson({ cle: 'AAAAA', url: `${'a'.repeat(64)}.fr` }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'invalid punycode',
-    send: postJson({ cle: 'AAAAA', url: 'http://xn--a.fr' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a port out of range',
-    send: postJson({ cle: 'AAAAA', url: 'exemple.fr:99999' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a full-width key normalises to nothing (docs/protocol.md#key-normalisation: empty is 400)',
-    send: postJson({ cle: '\uff21\uff21\uff21\uff21\uff21', url: 'exemple.fr' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
+  invalid('a url with userinfo', postUrl('http://admin:pw@exemple.fr')),
+  verdictFor(
+    'http:\\\\exemple.fr: "http" becomes the host, a single label (a test host)',
+    postUrl('http:\\\\exemple.fr'),
+    'http',
+  ),
+  verdictFor('exemple.fr\\chemin: the backslash starts the path', postUrl('exemple.fr\\chemin'), 'exemple.fr'),
+  verdictFor(
+    'https://evil.fr\\@exemple.fr: the host is evil.fr, as browsers read it',
+    postUrl('https://evil.fr\\@exemple.fr'),
+    'evil.fr',
+  ),
+  verdictFor('ex%61mple.fr: percent-decoded in the host', postUrl('ex%61mple.fr'), 'example.fr'),
+  invalid('%2e%2e: a host of empty labels', postUrl('%2e%2e')),
+  verdictFor('exemple。fr: an ideographic full stop is a dot', postUrl('exemple\u3002fr'), 'exemple.fr'),
+  verdictFor('full-width letters map to ASCII', postUrl('\uff45\uff58\uff45\uff4d\uff50\uff4c\uff45.fr'), 'exemple.fr'),
+  invalid('an IPv6 zone', postUrl('http://[fe80::1%25eth0]/')),
+  invalid('an IPv6 zone without brackets encoding', postUrl('[fe80::1%eth0]')),
+  invalid('javascript: is no host', postUrl('javascript:alert(1)')),
+  invalid('file: is not http(s)', postUrl('file:///etc/passwd')),
+  verdictFor('a hex IPv4 loopback is a test host', postUrl('http://0x7f.1'), '127.0.0.1'),
+  invalid('a label over 63 characters', postUrl(`${'a'.repeat(64)}.fr`)),
+  // The URL Standard now keeps an ASCII xn-- label that is not valid punycode; the parser of Node 20
+  // and 22 still refuses it (docs/protocol.md#host-normalisation).
+  Number(process.versions.node.split('.')[0]) < 24
+    ? invalid('invalid punycode', postUrl('http://xn--a.fr'))
+    : verdictFor('invalid punycode: kept on Node 24, as the URL Standard says', postUrl('http://xn--a.fr'), 'xn--a.fr'),
+  invalid('a port out of range', postUrl('exemple.fr:99999')),
+  invalid(
+    'a full-width key normalises to nothing (docs/protocol.md#key-normalisation: empty is 400)',
+    postJson({ cle: '\uff21\uff21\uff21\uff21\uff21', url: 'exemple.fr' }),
+  ),
 
   // JSON oddities
-  {
-    name: 'duplicate keys: the last one wins, as JSON.parse reads them',
-    send: post('{"cle":"AAAAA","url":"evil.fr","url":"exemple.fr"}'),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: '__proto__ holding the fields is not the fields',
-    send: post('{"__proto__":{"cle":"AAAAA","url":"exemple.fr"}}'),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: '__proto__ beside the fields changes nothing (no produit appears)',
-    send: post('{"cle":"AAAAA","url":"exemple.fr","__proto__":{"produit":"theme","nonce":"Zk3q9XbLr2Vt8WcN4yHs"}}'),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: 'constructor.prototype beside the fields',
-    send: post('{"constructor":{"prototype":{"cle":"X"}},"cle":"AAAAA","url":"exemple.fr"}'),
-    status: 200,
-    hote: 'exemple.fr',
-  },
+  verdictFor(
+    'duplicate keys: the last one wins, as JSON.parse reads them',
+    post('{"cle":"AAAAA","url":"evil.fr","url":"exemple.fr"}'),
+    'exemple.fr',
+  ),
+  invalid('__proto__ holding the fields is not the fields', post('{"__proto__":{"cle":"AAAAA","url":"exemple.fr"}}')),
+  verdictFor(
+    '__proto__ beside the fields changes nothing (no produit appears)',
+    post('{"cle":"AAAAA","url":"exemple.fr","__proto__":{"produit":"theme","nonce":"Zk3q9XbLr2Vt8WcN4yHs"}}'),
+    'exemple.fr',
+  ),
+  verdictFor(
+    'constructor.prototype beside the fields',
+    post('{"constructor":{"prototype":{"cle":"X"}},"cle":"AAAAA","url":"exemple.fr"}'),
+    'exemple.fr',
+  ),
 
   // Content types
-  {
-    name: 'a JSON body sent as text/plain',
-    send: post(valid, { 'content-type': 'text/plain' }),
-    status: 415,
-    problem: 'unsupported-media-type',
-  },
-  {
-    name: 'a JSON body as application/json-patch+json',
-    send: post(valid, { 'content-type': 'application/json-patch+json' }),
-    status: 415,
-    problem: 'unsupported-media-type',
-  },
+  unsupported('a JSON body sent as text/plain', post(valid, { 'content-type': 'text/plain' })),
+  unsupported(
+    'a JSON body as application/json-patch+json',
+    post(valid, { 'content-type': 'application/json-patch+json' }),
+  ),
+
   // docs/protocol.md#request: any charset parameter is fine; the body is read as UTF-8 (RFC 8259
   // 8.1), so a UTF-8 body announced as UTF-16 is read, and UTF-16 bytes are a 400 whatever the
   // header says.
-  {
-    name: 'a UTF-8 JSON body announced in UTF-16',
-    send: post(valid, { 'content-type': 'application/json; charset=utf-16' }),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: 'a UTF-8 JSON body announced in Latin-1',
-    send: post(valid, { 'content-type': 'application/json; charset=latin1' }),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: 'a UTF-16 body announced in UTF-16',
-    send: post(Buffer.from(valid, 'utf16le'), { 'content-type': 'application/json; charset=utf-16' }),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'an XML body as application/xml',
-    send: post('<licence><cle>AAAAA</cle><url>exemple.fr</url></licence>', { 'content-type': 'application/xml' }),
-    status: 415,
-    problem: 'unsupported-media-type',
-  },
-  {
-    name: 'an XML body sent as application/json',
-    send: post('<licence><cle>AAAAA</cle><url>exemple.fr</url></licence>'),
-    status: 400,
-    problem: 'invalid-request',
-  },
+  verdictFor(
+    'a UTF-8 JSON body announced in UTF-16',
+    post(valid, { 'content-type': 'application/json; charset=utf-16' }),
+    'exemple.fr',
+  ),
+  verdictFor(
+    'a UTF-8 JSON body announced in Latin-1',
+    post(valid, { 'content-type': 'application/json; charset=latin1' }),
+    'exemple.fr',
+  ),
+  invalid(
+    'a UTF-16 body announced in UTF-16',
+    post(Buffer.from(valid, 'utf16le'), { 'content-type': 'application/json; charset=utf-16' }),
+  ),
+  unsupported(
+    'an XML body as application/xml',
+    post('<licence><cle>AAAAA</cle><url>exemple.fr</url></licence>', { 'content-type': 'application/xml' }),
+  ),
+  invalid('an XML body sent as application/json', post('<licence><cle>AAAAA</cle><url>exemple.fr</url></licence>')),
 
   // Headers
-  {
-    name: "a header past Node's 16 KiB limit",
-    send: post(valid, { 'x-big': 'b'.repeat(20_000) }),
-    status: 431,
-    problem: 'headers-too-large',
-  },
-  {
-    name: 'a 10,000-character product User-Agent (under the limit)',
-    send: post(valid, { 'user-agent': `MonTheme/${'1'.repeat(10_000)}` }),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: '500 headers',
-    send: post(valid, Object.fromEntries(Array.from({ length: 500 }, (_unused, index) => [`x-h${index}`, 'v']))),
-    status: 200,
-    hote: 'exemple.fr',
-  },
-  {
-    name: '2,500 headers (past the header size limit)',
-    send: post(
-      valid,
-      Object.fromEntries(Array.from({ length: 2500 }, (_unused, index) => [`x-header-${index}`, 'value'])),
-    ),
-    status: 431,
-    problem: 'headers-too-large',
-  },
+  headersTooLarge("a header past Node's 16 KiB limit", post(valid, { 'x-big': 'b'.repeat(20_000) })),
+  verdictFor(
+    'a 10,000-character product User-Agent (under the limit)',
+    post(valid, { 'user-agent': `MonTheme/${'1'.repeat(10_000)}` }),
+    'exemple.fr',
+  ),
+  verdictFor(
+    '500 headers',
+    post(valid, Object.fromEntries(Array.from({ length: 500 }, (_unused, index) => [`x-h${index}`, 'v']))),
+    'exemple.fr',
+  ),
+  headersTooLarge(
+    '2,500 headers (past the header size limit)',
+    post(valid, Object.fromEntries(Array.from({ length: 2500 }, (_unused, index) => [`x-header-${index}`, 'value']))),
+  ),
   {
     name: 'a GET with a body (docs/protocol.md#request: method first)',
     send: (server) => send(server.url, { method: 'GET', path: '/api/licence', headers: baseHeaders, body: valid }),
@@ -496,142 +292,55 @@ const cases: readonly Hostile[] = [
   },
 
   // Request targets
-  {
-    name: 'a target with .. before the endpoint',
-    send: post(valid, {}, '/api/../api/licence'),
-    status: 404,
-    problem: 'not-found',
-  },
-  {
-    name: 'a target with .. after the endpoint',
-    send: post(valid, {}, '/api/licence/..'),
-    status: 404,
-    problem: 'not-found',
-  },
+  notFound('a target with .. before the endpoint', post(valid, {}, '/api/../api/licence')),
+  notFound('a target with .. after the endpoint', post(valid, {}, '/api/licence/..')),
   {
     name: 'a target climbing out of /admin needs the token first',
     send: post(valid, {}, '/admin/../api/licence'),
     status: 401,
     problem: 'unauthorized',
   },
-  {
-    name: 'a percent-encoded endpoint path is another path',
-    send: post(valid, {}, '/api/licen%63e'),
-    status: 404,
-    problem: 'not-found',
-  },
-  { name: 'a double slash', send: post(valid, {}, '//api/licence'), status: 404, problem: 'not-found' },
-  {
-    name: 'a query string is ignored',
-    send: post(valid, {}, '/api/licence?cle=BBBBB&url=evil.fr'),
-    status: 200,
-    hote: 'exemple.fr',
-  },
+  notFound('a percent-encoded endpoint path is another path', post(valid, {}, '/api/licen%63e')),
+  notFound('a double slash', post(valid, {}, '//api/licence')),
+  verdictFor('a query string is ignored', post(valid, {}, '/api/licence?cle=BBBBB&url=evil.fr'), 'exemple.fr'),
 
   // Framing, over a raw socket
-  {
-    name: 'Content-Length shorter than the body (the rest is not a request)',
-    send: raw(
-      head([
-        'POST /api/licence HTTP/1.1',
-        'Host: x',
-        `User-Agent: ${PRODUCT_UA}`,
-        `Content-Type: ${json}`,
-        'Content-Length: 10',
-      ]) + valid,
-    ),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'Content-Length longer than the body, a pipelined request swallowed into it',
-    send: raw(
-      head([
-        'POST /api/licence HTTP/1.1',
-        'Host: x',
-        `User-Agent: ${PRODUCT_UA}`,
-        `Content-Type: ${json}`,
-        `Content-Length: ${valid.length + 'GET /healthz '.length}`,
-      ]) +
+  invalid(
+    'Content-Length shorter than the body (the rest is not a request)',
+    raw(postHead(['Content-Length: 10']) + valid),
+  ),
+  invalid(
+    'Content-Length longer than the body, a pipelined request swallowed into it',
+    raw(
+      postHead([`Content-Length: ${valid.length + 'GET /healthz '.length}`]) +
         valid +
         head(['GET /healthz HTTP/1.1', 'Host: x']),
     ),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'Content-Length longer than the body, then the client stops sending',
-    send: raw(
-      head([
-        'POST /api/licence HTTP/1.1',
-        'Host: x',
-        `User-Agent: ${PRODUCT_UA}`,
-        `Content-Type: ${json}`,
-        'Content-Length: 100',
-      ]) + valid,
-      true,
+  ),
+  invalid(
+    'Content-Length longer than the body, then the client stops sending',
+    raw(postHead(['Content-Length: 100']) + valid, true),
+  ),
+  invalid(
+    'two Content-Length headers that disagree',
+    raw(postHead(['Content-Length: 35', 'Content-Length: 5']) + valid),
+  ),
+  invalid(
+    'Content-Length and chunked together (RFC 9112 6.3: a smuggling shape)',
+    raw(
+      `${postHead(['Content-Length: 4', 'Transfer-Encoding: chunked'])}${valid.length.toString(16)}\r\n${valid}\r\n0\r\n\r\n`,
     ),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'two Content-Length headers that disagree',
-    send: raw(
-      head([
-        'POST /api/licence HTTP/1.1',
-        'Host: x',
-        `User-Agent: ${PRODUCT_UA}`,
-        `Content-Type: ${json}`,
-        'Content-Length: 35',
-        'Content-Length: 5',
-      ]) + valid,
-    ),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'Content-Length and chunked together (RFC 9112 6.3: a smuggling shape)',
-    send: raw(
-      `${head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: ${PRODUCT_UA}`, `Content-Type: ${json}`, 'Content-Length: 4', 'Transfer-Encoding: chunked'])}${valid.length.toString(16)}\r\n${valid}\r\n0\r\n\r\n`,
-    ),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a bad chunk size',
-    send: raw(
-      `${head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: ${PRODUCT_UA}`, `Content-Type: ${json}`, 'Transfer-Encoding: chunked'])}zz\r\n${valid}\r\n0\r\n\r\n`,
-    ),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'an unknown method token',
-    send: raw(head(['FROB /api/licence HTTP/1.1', 'Host: x', 'Connection: close'])),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a NUL byte in a header value',
-    send: raw(head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: a\u0000b`, 'Content-Length: 0'])),
-    status: 400,
-    problem: 'invalid-request',
-  },
-  {
-    name: 'a raw request target with .. (no client normalises it here)',
-    send: raw(
-      head([
-        'POST /api/licence/../licence HTTP/1.1',
-        'Host: x',
-        `User-Agent: ${PRODUCT_UA}`,
-        `Content-Type: ${json}`,
-        `Content-Length: ${valid.length}`,
-        'Connection: close',
-      ]) + valid,
-    ),
-    status: 404,
-    problem: 'not-found',
-  },
+  ),
+  invalid('a bad chunk size', raw(`${postHead(['Transfer-Encoding: chunked'])}zz\r\n${valid}\r\n0\r\n\r\n`)),
+  invalid('an unknown method token', raw(head(['FROB /api/licence HTTP/1.1', 'Host: x', 'Connection: close']))),
+  invalid(
+    'a NUL byte in a header value',
+    raw(head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: a\u0000b`, 'Content-Length: 0'])),
+  ),
+  notFound(
+    'a raw request target with .. (no client normalises it here)',
+    raw(postHead([`Content-Length: ${valid.length}`, 'Connection: close'], '/api/licence/../licence') + valid),
+  ),
 ];
 
 let server: TestServer;
@@ -646,7 +355,7 @@ afterAll(async () => {
 
 /** A normal request: the server is still up and answering verdicts. */
 async function stillAnswers(): Promise<void> {
-  const answer = await postJson({ cle: 'AAAAA', url: 'exemple.fr' })(server);
+  const answer = await postUrl('exemple.fr')(server);
   expect(answer.status).toBe(200);
   expect(checkEnvelope(JSON.parse(answer.text), { json: { url: 'exemple.fr' } }, server.publicKey)).toEqual([]);
 }

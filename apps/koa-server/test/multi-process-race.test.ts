@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeBase64, parseHost, verifyEnvelope } from '@licence/core';
+import { encodeBase64, isRecord, parseHost, verifyEnvelope } from '@licence/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, runCli, spawnServe } from './cli-process.js';
 import type { ServeProcess } from './cli-process.js';
-import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './serve-processes.js';
+import { benchmarkAddress, parseJson, postVerdict, stopAll } from './serve-processes.js';
 
 /**
  * The race: two `licence serve` processes on one store, a key that allows 3 domains, 100
@@ -78,7 +78,7 @@ async function race(
       answer.text,
     ).toBe(true);
     const donnees = parseJson(answer.text).donnees;
-    if (!isObject(donnees)) throw new Error('no donnees');
+    if (!isRecord(donnees)) throw new Error('no donnees');
     const { ok, motif } = donnees;
     if (ok === true) okDomains.push(`site-${i}.fr`);
     else motifs.set(String(motif), (motifs.get(String(motif)) ?? 0) + 1);
@@ -91,7 +91,7 @@ async function race(
   expect(show.code).toBe(0);
   const domains = parseJson(show.stdout).domains;
   if (!Array.isArray(domains)) throw new Error('key show printed no domains');
-  expect(domains.map((entry: unknown) => (isObject(entry) ? entry.domain : undefined)).sort()).toEqual(
+  expect(domains.map((entry: unknown) => (isRecord(entry) ? entry.domain : undefined)).sort()).toEqual(
     [...okDomains].sort(),
   );
 }

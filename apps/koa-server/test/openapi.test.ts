@@ -200,6 +200,28 @@ function field(answer: HttpAnswer, name: string): string {
   return value;
 }
 
+/** An admin POST (the token unless `admin` says otherwise), a JSON body unless it is a string. */
+const post = (template: string, path: string, body?: unknown, admin: boolean | string = true) =>
+  call(template, {
+    method: 'POST',
+    path,
+    admin,
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : json(body) }),
+  });
+const postProducts = (body?: unknown, admin: boolean | string = true) =>
+  post('/admin/products', '/admin/products', body, admin);
+const postKeys = (body?: unknown, admin: boolean | string = true) => post('/admin/keys', '/admin/keys', body, admin);
+/** An admin GET. */
+const get = (template: string, path: string, admin: boolean | string = true) =>
+  call(template, { method: 'GET', path, admin });
+/** A body sent as another media type than JSON: 415 (docs/protocol.md#request). */
+const postAs = (contentType: string, template: string, path: string, body: string) =>
+  call(template, { method: 'POST', path, admin: true, body, headers: { 'content-type': contentType } });
+
+/** A product's POST to a public path (the template is the path itself). */
+const postPublic = (path: string, body: string, headers: Readonly<Record<string, string>> = {}) =>
+  call(path, { method: 'POST', path, body, headers });
+
 beforeAll(async () => {
   server = await startTestServer({ clockStartMs: NOW_MS });
 });
@@ -215,58 +237,29 @@ beforeEach(() => {
 
 describe('docs/openapi.yaml against real answers', () => {
   it('documents every public answer: verdicts, problems, preflight', async () => {
-    await call('/admin/products', {
-      method: 'POST',
-      path: '/admin/products',
-      admin: true,
-      body: json({ id: 'theme', author: 'atelier', name: 'Thème' }),
-    });
-    const cle = field(
-      await call('/admin/keys', {
-        method: 'POST',
-        path: '/admin/keys',
-        admin: true,
-        body: json({ produit: 'theme', kind: 'buyer' }),
-      }),
-      'cle',
-    );
+    await postProducts({ id: 'theme', author: 'atelier', name: 'Thème' });
+    const cle = field(await postKeys({ produit: 'theme', kind: 'buyer' }), 'cle');
     for (const path of ['/api/licence', '/api/license']) {
       const sent = { cle, url: 'https://www.boutique.exemple.fr/', produit: 'theme', nonce: 'Zk3q9XbLr2Vt8WcN4yHs' };
-      const verdict = await call(path, { method: 'POST', path, body: json(sent) });
+      const verdict = await postPublic(path, json(sent));
       expect(verdict.status).toBe(200);
       expect(checkEnvelope(JSON.parse(verdict.text), { json: sent }, server.publicKey)).toEqual([]);
       // A refusal is a 200 too, with the same schema.
-      expect((await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'exemple.fr' }) })).status).toBe(
-        200,
+      expect((await postPublic(path, json({ cle: 'AAAAA', url: 'exemple.fr' }))).status).toBe(200);
+      expect((await postPublic(path, '{"cle":')).status).toBe(400);
+      expect((await postPublic(path, json({ cle: 'AAAAA', url: 'x.fr' }), { 'user-agent': 'curl/8.4.0' })).status).toBe(
+        403,
       );
-      expect((await call(path, { method: 'POST', path, body: '{"cle":' })).status).toBe(400);
+      expect((await postPublic(path, ' '.repeat(9000))).status).toBe(413);
       expect(
-        (
-          await call(path, {
-            method: 'POST',
-            path,
-            body: json({ cle: 'AAAAA', url: 'x.fr' }),
-            headers: { 'user-agent': 'curl/8.4.0' },
-          })
-        ).status,
-      ).toBe(403);
-      expect((await call(path, { method: 'POST', path, body: ' '.repeat(9000) })).status).toBe(413);
-      expect(
-        (
-          await call(path, {
-            method: 'POST',
-            path,
-            body: json({ cle: 'AAAAA', url: 'x.fr' }),
-            headers: { 'content-type': 'text/plain' },
-          })
-        ).status,
+        (await postPublic(path, json({ cle: 'AAAAA', url: 'x.fr' }), { 'content-type': 'text/plain' })).status,
       ).toBe(415);
       expect((await call(path, { method: 'OPTIONS', path })).status).toBe(204);
       expect((await call(path, { method: 'GET', path })).status).toBe(405);
       // Fill the window (30 requests in total from this address), then one more is 429.
       let answer: HttpAnswer;
       do {
-        answer = await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'exemple.fr' }) });
+        answer = await postPublic(path, json({ cle: 'AAAAA', url: 'exemple.fr' }));
       } while (answer.status === 200);
       expect(answer.status).toBe(429);
       // Empty the window for what follows (docs/protocol.md#rate-limit: 60 s sliding).
@@ -283,81 +276,43 @@ describe('docs/openapi.yaml against real answers', () => {
   });
 
   it('documents every admin route: success, 400, 401, 404, 405, 409, 413, 415', async () => {
-    const post = (template: string, path: string, body?: unknown, admin: boolean | string = true) =>
-      call(template, {
-        method: 'POST',
-        path,
-        admin,
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : json(body) }),
-      });
-    const get = (template: string, path: string, admin: boolean | string = true) =>
-      call(template, { method: 'GET', path, admin });
     const wrongToken = 'not-the-token-0123456789';
+    /** An admin POST to /admin/keys/{cle}/<action>, for the key `cle`. */
+    const onKey =
+      (action: string) =>
+      (cle: string, body?: unknown, admin: boolean | string = true) =>
+        post(`/admin/keys/{cle}/${action}`, `/admin/keys/${cle}/${action}`, body, admin);
+    const transfer = onKey('transfer');
+    const regenerate = onKey('regenerate');
+    const revoke = onKey('revoke');
 
     // /admin/products
-    expect(
-      (await post('/admin/products', '/admin/products', { id: 'plugin', author: 'atelier', name: 'Plugin' })).status,
-    ).toBe(201);
-    expect((await post('/admin/products', '/admin/products', { id: 'plugin', author: 'x', name: 'X' })).status).toBe(
-      409,
-    );
-    expect(
-      (await post('/admin/products', '/admin/products', { id: 'Mon Plugin', author: 'x', name: 'X' })).status,
-    ).toBe(400);
-    expect(
-      (await post('/admin/products', '/admin/products', { id: 'x', author: 'x', name: 'X' }, wrongToken)).status,
-    ).toBe(401);
+    expect((await postProducts({ id: 'plugin', author: 'atelier', name: 'Plugin' })).status).toBe(201);
+    expect((await postProducts({ id: 'plugin', author: 'x', name: 'X' })).status).toBe(409);
+    expect((await postProducts({ id: 'Mon Plugin', author: 'x', name: 'X' })).status).toBe(400);
+    expect((await postProducts({ id: 'x', author: 'x', name: 'X' }, wrongToken)).status).toBe(401);
     expect((await get('/admin/products', '/admin/products')).status).toBe(405);
     expect(
-      (
-        await call('/admin/products', {
-          method: 'POST',
-          path: '/admin/products',
-          admin: true,
-          body: json({ id: 'x', author: 'x', name: 'X' }),
-          headers: { 'content-type': 'text/plain' },
-        })
-      ).status,
+      (await postAs('text/plain', '/admin/products', '/admin/products', json({ id: 'x', author: 'x', name: 'X' })))
+        .status,
     ).toBe(415);
-    expect((await post('/admin/products', '/admin/products', ' '.repeat(70_000))).status).toBe(413);
+    expect((await postProducts(' '.repeat(70_000))).status).toBe(413);
 
     // /admin/keys
-    const buyer = field(
-      await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'buyer', sites: 2 }),
-      'cle',
-    );
+    const buyer = field(await postKeys({ produit: 'plugin', kind: 'buyer', sites: 2 }), 'cle');
+    expect((await postKeys({ produit: 'plugin', kind: 'trial', expire: '2026-12-01T00:00:00Z' })).status).toBe(201);
+    expect((await postKeys({ produit: 'plugin', kind: 'dev' })).status).toBe(201);
+    expect((await postKeys({ produit: 'plugin', kind: 'dev' })).status).toBe(409);
+    expect((await postKeys({ produit: 'nope', kind: 'buyer' })).status).toBe(404);
+    expect((await postKeys({ produit: 'plugin', kind: 'gold' })).status).toBe(400);
+    expect((await postKeys({}, false)).status).toBe(401);
     expect(
-      (await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'trial', expire: '2026-12-01T00:00:00Z' }))
-        .status,
-    ).toBe(201);
-    expect((await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'dev' })).status).toBe(201);
-    expect((await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'dev' })).status).toBe(409);
-    expect((await post('/admin/keys', '/admin/keys', { produit: 'nope', kind: 'buyer' })).status).toBe(404);
-    expect((await post('/admin/keys', '/admin/keys', { produit: 'plugin', kind: 'gold' })).status).toBe(400);
-    expect((await post('/admin/keys', '/admin/keys', {}, false)).status).toBe(401);
-    expect(
-      (
-        await call('/admin/keys', {
-          method: 'POST',
-          path: '/admin/keys',
-          admin: true,
-          body: json({ produit: 'plugin', kind: 'buyer' }),
-          headers: { 'content-type': 'text/plain' },
-        })
-      ).status,
+      (await postAs('text/plain', '/admin/keys', '/admin/keys', json({ produit: 'plugin', kind: 'buyer' }))).status,
     ).toBe(415);
-    expect((await post('/admin/keys', '/admin/keys', ' '.repeat(70_000))).status).toBe(413);
+    expect((await postKeys(' '.repeat(70_000))).status).toBe(413);
 
     // Bind a domain so that the views below hold one.
-    expect(
-      (
-        await call('/api/licence', {
-          method: 'POST',
-          path: '/api/licence',
-          body: json({ cle: buyer, url: 'boutique.fr' }),
-        })
-      ).status,
-    ).toBe(200);
+    expect((await postPublic('/api/licence', json({ cle: buyer, url: 'boutique.fr' }))).status).toBe(200);
 
     // /admin/keys/{cle}
     expect((await get('/admin/keys/{cle}', `/admin/keys/${buyer}`)).status).toBe(200);
@@ -369,106 +324,47 @@ describe('docs/openapi.yaml against real answers', () => {
     ).toBe(405);
 
     // /admin/keys/{cle}/transfer: 409 cases first, while the key is alive.
-    expect(
-      (await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { from: 'autre.fr' })).status,
-    ).toBe(409);
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { from: 42 })).status).toBe(400);
-    expect(
-      (await post('/admin/keys/{cle}/transfer', `/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/transfer`, { to: 'b.fr' }))
-        .status,
-    ).toBe(404);
-    expect(
-      (await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { to: 'b.fr' }, false)).status,
-    ).toBe(401);
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, '[')).status).toBe(400);
+    expect((await transfer(buyer, { from: 'autre.fr' })).status).toBe(409);
+    expect((await transfer(buyer, { from: 42 })).status).toBe(400);
+    expect((await transfer('AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', { to: 'b.fr' })).status).toBe(404);
+    expect((await transfer(buyer, { to: 'b.fr' }, false)).status).toBe(401);
+    expect((await transfer(buyer, '[')).status).toBe(400);
     expect(
       (
-        await call('/admin/keys/{cle}/transfer', {
-          method: 'POST',
-          path: `/admin/keys/${buyer}/transfer`,
-          admin: true,
-          body: 'to=b.fr',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        })
+        await postAs(
+          'application/x-www-form-urlencoded',
+          '/admin/keys/{cle}/transfer',
+          `/admin/keys/${buyer}/transfer`,
+          'to=b.fr',
+        )
       ).status,
     ).toBe(415);
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, ' '.repeat(70_000))).status).toBe(
-      413,
-    );
-    const transferred = field(
-      await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, {
-        from: 'boutique.fr',
-        to: 'nouvelle.fr',
-      }),
-      'cle',
-    );
-    expect((await post('/admin/keys/{cle}/transfer', `/admin/keys/${buyer}/transfer`, { to: 'b.fr' })).status).toBe(
-      409,
-    );
+    expect((await transfer(buyer, ' '.repeat(70_000))).status).toBe(413);
+    const transferred = field(await transfer(buyer, { from: 'boutique.fr', to: 'nouvelle.fr' }), 'cle');
+    expect((await transfer(buyer, { to: 'b.fr' })).status).toBe(409);
 
     // /admin/keys/{cle}/regenerate
-    const regenerated = field(
-      await post('/admin/keys/{cle}/regenerate', `/admin/keys/${transferred}/regenerate`),
-      'cle',
-    );
-    expect((await post('/admin/keys/{cle}/regenerate', `/admin/keys/${transferred}/regenerate`)).status).toBe(409);
+    const regenerated = field(await regenerate(transferred), 'cle');
+    expect((await regenerate(transferred)).status).toBe(409);
+    expect((await regenerate('AAAAA-BBBBB-CCCCC-DDDDD-EEEEE')).status).toBe(404);
+    expect((await regenerate(regenerated, undefined, false)).status).toBe(401);
+    expect((await regenerate('%ZZ')).status).toBe(400);
     expect(
-      (await post('/admin/keys/{cle}/regenerate', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/regenerate')).status,
-    ).toBe(404);
-    expect(
-      (await post('/admin/keys/{cle}/regenerate', `/admin/keys/${regenerated}/regenerate`, undefined, false)).status,
-    ).toBe(401);
-    expect((await post('/admin/keys/{cle}/regenerate', '/admin/keys/%ZZ/regenerate')).status).toBe(400);
-    expect(
-      (
-        await call('/admin/keys/{cle}/regenerate', {
-          method: 'POST',
-          path: `/admin/keys/${regenerated}/regenerate`,
-          admin: true,
-          body: 'x',
-          headers: { 'content-type': 'text/plain' },
-        })
-      ).status,
+      (await postAs('text/plain', '/admin/keys/{cle}/regenerate', `/admin/keys/${regenerated}/regenerate`, 'x')).status,
     ).toBe(415);
-    expect(
-      (await post('/admin/keys/{cle}/regenerate', `/admin/keys/${regenerated}/regenerate`, ' '.repeat(70_000))).status,
-    ).toBe(413);
-    expect(
-      (
-        await call('/admin/keys/{cle}/regenerate', {
-          method: 'GET',
-          path: `/admin/keys/${regenerated}/regenerate`,
-          admin: true,
-        })
-      ).status,
-    ).toBe(405);
+    expect((await regenerate(regenerated, ' '.repeat(70_000))).status).toBe(413);
+    expect((await get('/admin/keys/{cle}/regenerate', `/admin/keys/${regenerated}/regenerate`)).status).toBe(405);
 
     // /admin/keys/{cle}/revoke
-    expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, { reason: 42 })).status).toBe(
-      400,
-    );
-    expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, {}, false)).status).toBe(401);
-    expect((await post('/admin/keys/{cle}/revoke', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE/revoke')).status).toBe(
-      404,
-    );
+    expect((await revoke(regenerated, { reason: 42 })).status).toBe(400);
+    expect((await revoke(regenerated, {}, false)).status).toBe(401);
+    expect((await revoke('AAAAA-BBBBB-CCCCC-DDDDD-EEEEE')).status).toBe(404);
     expect(
-      (
-        await call('/admin/keys/{cle}/revoke', {
-          method: 'POST',
-          path: `/admin/keys/${regenerated}/revoke`,
-          admin: true,
-          body: 'x',
-          headers: { 'content-type': 'text/plain' },
-        })
-      ).status,
+      (await postAs('text/plain', '/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, 'x')).status,
     ).toBe(415);
-    expect(
-      (await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, ' '.repeat(70_000))).status,
-    ).toBe(413);
-    expect(
-      (await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`, { reason: 'chargeback' })).status,
-    ).toBe(200);
-    expect((await post('/admin/keys/{cle}/revoke', `/admin/keys/${regenerated}/revoke`)).status).toBe(409);
+    expect((await revoke(regenerated, ' '.repeat(70_000))).status).toBe(413);
+    expect((await revoke(regenerated, { reason: 'chargeback' })).status).toBe(200);
+    expect((await revoke(regenerated)).status).toBe(409);
     // The revoked key's view has a reason and a date.
     expect((await get('/admin/keys/{cle}', `/admin/keys/${regenerated}`)).status).toBe(200);
 
@@ -485,17 +381,7 @@ describe('docs/openapi.yaml against real answers', () => {
     expect((await post('/admin/purge', '/admin/purge')).status).toBe(200);
     expect((await post('/admin/purge', '/admin/purge', undefined, wrongToken)).status).toBe(401);
     expect((await post('/admin/purge', '/admin/purge', '[1]')).status).toBe(400);
-    expect(
-      (
-        await call('/admin/purge', {
-          method: 'POST',
-          path: '/admin/purge',
-          admin: true,
-          body: 'x',
-          headers: { 'content-type': 'text/plain' },
-        })
-      ).status,
-    ).toBe(415);
+    expect((await postAs('text/plain', '/admin/purge', '/admin/purge', 'x')).status).toBe(415);
     expect((await post('/admin/purge', '/admin/purge', ' '.repeat(70_000))).status).toBe(413);
     expect((await get('/admin/purge', '/admin/purge')).status).toBe(405);
 
@@ -504,15 +390,7 @@ describe('docs/openapi.yaml against real answers', () => {
 
   it('documents the faults: a corrupt record is a 500, a store that is down a 503 (never a signed refusal)', async () => {
     // A key row the store returns but core refuses (a trial without an end): an internal fault.
-    const trial = field(
-      await call('/admin/keys', {
-        method: 'POST',
-        path: '/admin/keys',
-        admin: true,
-        body: json({ produit: 'theme', kind: 'trial', expire: '2026-12-01T00:00:00Z' }),
-      }),
-      'cle',
-    );
+    const trial = field(await postKeys({ produit: 'theme', kind: 'trial', expire: '2026-12-01T00:00:00Z' }), 'cle');
     const db = openSqliteFile(server.dbFile);
     try {
       expect(db.prepare("UPDATE keys SET expires_at = NULL WHERE kind = 'trial'").run().changes).toBeGreaterThan(0);
@@ -520,16 +398,12 @@ describe('docs/openapi.yaml against real answers', () => {
       db.close();
     }
     for (const path of ['/api/licence', '/api/license']) {
-      expect((await call(path, { method: 'POST', path, body: json({ cle: trial, url: 'essai.fr' }) })).status).toBe(
-        500,
-      );
+      expect((await postPublic(path, json({ cle: trial, url: 'essai.fr' }))).status).toBe(500);
     }
 
     await server.store.close();
     for (const path of ['/api/licence', '/api/license']) {
-      expect((await call(path, { method: 'POST', path, body: json({ cle: 'AAAAA', url: 'exemple.fr' }) })).status).toBe(
-        503,
-      );
+      expect((await postPublic(path, json({ cle: 'AAAAA', url: 'exemple.fr' }))).status).toBe(503);
     }
     expect((await call('/healthz', { method: 'GET', path: '/healthz' })).status).toBe(503);
     expect((await call('/healthz', { method: 'HEAD', path: '/healthz' })).status).toBe(503);

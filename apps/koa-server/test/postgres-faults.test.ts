@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { encodeBase64, verifyEnvelope } from '@licence/core';
+import { encodeBase64, isRecord, verifyEnvelope } from '@licence/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { send } from '@licence/http-vector-runner';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, runCli, spawnServe } from './cli-process.js';
-import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './serve-processes.js';
+import { benchmarkAddress, parseJson, postVerdict, stopAll } from './serve-processes.js';
 import type { TimedAnswer } from './serve-processes.js';
 
 /**
@@ -112,8 +112,8 @@ describe.skipIf(!postgres.available)('licence serve on PostgreSQL when PostgreSQ
         const envelope: unknown = JSON.parse(answer.text);
         return (
           verifyEnvelope(envelope, [serve.publicKey], { hote: HOST, produit: PRODUIT }) &&
-          isObject(envelope) &&
-          isObject(envelope.donnees) &&
+          isRecord(envelope) &&
+          isRecord(envelope.donnees) &&
           envelope.donnees.ok === true
         );
       };

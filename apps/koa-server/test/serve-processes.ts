@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { isRecord } from '@licence/core';
 import { send } from '@licence/http-vector-runner';
 import type { HttpAnswer } from '@licence/http-vector-runner';
 import type { ServeProcess } from './cli-process.js';
@@ -49,10 +50,6 @@ export async function stopAll(processes: readonly ServeProcess[]): Promise<(numb
 
 export function parseJson(text: string): Record<string, unknown> {
   const value: unknown = JSON.parse(text);
-  if (!isObject(value)) throw new Error(`not a JSON object: ${text}`);
+  if (!isRecord(value)) throw new Error(`not a JSON object: ${text}`);
   return value;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

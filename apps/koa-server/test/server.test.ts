@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBase64, encodeBase64, publicKeyOf, verifyEnvelope } from '@licence/core';
 import type { SignedEnvelope } from '@licence/core';
+import { configErrorLine } from '@licence/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import type { ServerConfig } from '../src/config.js';
@@ -27,8 +28,8 @@ const usedKeys: string[] = [];
 
 function config(): ServerConfig {
   const result = loadConfig({ PORT: '0', LICENCE_DATA_DIR: dataDir, LICENCE_ADMIN_TOKEN: ADMIN_TOKEN }, root);
-  if (!result.ok) throw new Error(result.errors.join('\n'));
-  return result.config;
+  if (!result.ok) throw new Error(result.errors.map(configErrorLine).join('\n'));
+  return result.value;
 }
 
 function start(): Promise<RunningServer> {
@@ -186,8 +187,8 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
 
   it('a shutdown does not wait forever for a client that never finishes its body', async () => {
     const result = loadConfig({ PORT: '0', LICENCE_DATA_DIR: join(root, 'stuck') }, root);
-    if (!result.ok) throw new Error(result.errors.join('\n'));
-    const stuck = await startServer({ config: result.config, logger, print: () => undefined, shutdownTimeoutMs: 50 });
+    if (!result.ok) throw new Error(result.errors.map(configErrorLine).join('\n'));
+    const stuck = await startServer({ config: result.value, logger, print: () => undefined, shutdownTimeoutMs: 50 });
     const url = new URL(stuck.url);
     const socket = connect(Number(url.port), url.hostname);
     await new Promise<void>((resolve) => socket.on('connect', resolve));

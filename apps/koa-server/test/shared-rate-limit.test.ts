@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeBase64, verifyEnvelope } from '@licence/core';
+import { encodeBase64, isRecord, verifyEnvelope } from '@licence/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { spawnServe } from './cli-process.js';
-import { benchmarkAddress, isObject, parseJson, postVerdict, stopAll } from './serve-processes.js';
+import { benchmarkAddress, parseJson, postVerdict, stopAll } from './serve-processes.js';
 
 /**
  * Shared limit: the 30 accepted verdict calls (docs/protocol.md#rate-limit) per client per minute
@@ -68,7 +68,7 @@ describe.skipIf(!postgres.available)('two processes on one PostgreSQL database s
       for (const server of servers) {
         const other = await postVerdict(server.url, body, benchmarkAddress(43));
         expect(other.status).toBe(200);
-        expect(isObject(parseJson(other.text).donnees)).toBe(true);
+        expect(isRecord(parseJson(other.text).donnees)).toBe(true);
       }
     } finally {
       expect(await stopAll(servers)).toEqual([0, 0]);

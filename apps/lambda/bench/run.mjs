@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { isRecord } from '@licence/core';
 import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
 import { loadSignatureVectors } from '@licence/vectors';
 import { createJsonLogger, createLambdaHandler } from '../dist/index.js';
@@ -208,11 +209,6 @@ try {
   }
 } finally {
   await cluster.stop();
-}
-
-/** @param {unknown} value @returns {value is Record<string, unknown>} */
-function isRecord(value) {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** @param {unknown} value @returns {number[]} */

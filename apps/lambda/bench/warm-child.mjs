@@ -70,32 +70,35 @@ const event = (ip) => ({
 // B: the real bundle, configured from the environment like on AWS.
 const { handler } = await import(env.BUNDLE ?? '');
 
+/**
+ * A service on its own pool of two connections to the bench database, signing with the bench key,
+ * and the pool (closed at the end).
+ * @param {import('@licence/service').Logger} logger
+ * @param {{ hops: number }} [trustProxy]
+ */
+async function pooledService(logger, trustProxy) {
+  const backend = await openPostgres({ connectionString: env.DATABASE_URL ?? '', logger, pool: { max: 2 } });
+  const service = createService({
+    store: backend.store,
+    rateLimiter: backend.rateLimiter,
+    clock: { now: Date.now },
+    signer: createNodeSigner(decodeBase64(env.LICENCE_SIGNING_KEY, 'seed', 32)),
+    logger,
+    random: (length) => new Uint8Array(randomBytes(length)),
+    ...(trustProxy === undefined ? {} : { trustProxy }),
+  });
+  return { service, backend };
+}
+
 // A: the service alone, on its own pool of the same size on the same database.
 const silent = createJsonLogger({ level: 'silent' });
-const backend = await openPostgres({ connectionString: env.DATABASE_URL ?? '', logger: silent, pool: { max: 2 } });
-const service = createService({
-  store: backend.store,
-  rateLimiter: backend.rateLimiter,
-  clock: { now: Date.now },
-  signer: createNodeSigner(decodeBase64(env.LICENCE_SIGNING_KEY, 'seed', 32)),
-  logger: silent,
-  random: (length) => new Uint8Array(randomBytes(length)),
-});
+const { service, backend } = await pooledService(silent);
 const bytes = new Uint8Array(Buffer.from(body));
 
 // C: the Koa server on the same kind of service; X-Forwarded-For carries the address (TRUST_PROXY=1).
-const koaBackend = await openPostgres({ connectionString: env.DATABASE_URL ?? '', logger: silent, pool: { max: 2 } });
 const discard = new Writable({ write: (_chunk, _encoding, callback) => callback() });
 const koaLogger = createLogger({ level: 'info', destination: discard });
-const koaService = createService({
-  store: koaBackend.store,
-  rateLimiter: koaBackend.rateLimiter,
-  clock: { now: Date.now },
-  signer: createNodeSigner(decodeBase64(env.LICENCE_SIGNING_KEY, 'seed', 32)),
-  logger: koaLogger,
-  random: (length) => new Uint8Array(randomBytes(length)),
-  trustProxy: { hops: 1 },
-});
+const { service: koaService, backend: koaBackend } = await pooledService(koaLogger, { hops: 1 });
 const server = createServer(createApp({ service: koaService, logger: koaLogger }).callback());
 await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 const address = server.address();

@@ -14,7 +14,8 @@ import { createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
-import { parseLogLevel } from '@licence/service';
+import { errorMessage } from '@licence/core';
+import { logLevelOrInfo } from '@licence/service';
 
 const distIndex = new URL('../dist/index.js', import.meta.url);
 if (!existsSync(fileURLToPath(distIndex))) {
@@ -53,8 +54,7 @@ function publicKeyOf(seed) {
 
 const seed = randomBytes(32);
 const publicKey = publicKeyOf(seed);
-const level = parseLogLevel(process.env.LOG_LEVEL);
-const logger = lambda.createJsonLogger({ level: typeof level === 'string' ? level : 'info' });
+const logger = lambda.createJsonLogger({ level: logLevelOrInfo(process.env.LOG_LEVEL) });
 
 process.stderr.write('local:pg: starting a throwaway PostgreSQL cluster...\n');
 const cluster = await startPostgres({ binDir });
@@ -70,9 +70,7 @@ let runner;
 try {
   runner = await lambda.startLocalRunner({ handler, host: process.env.HOST ?? '127.0.0.1', port, logger });
 } catch (error) {
-  process.stderr.write(
-    `local:pg: the local runner could not start: ${error instanceof Error ? error.message : String(error)}\n`,
-  );
+  process.stderr.write(`local:pg: the local runner could not start: ${errorMessage(error)}\n`);
   await handler.close();
   await cluster.stop();
   process.exit(1);
@@ -111,9 +109,7 @@ async function stop(signal) {
       await step();
     } catch (error) {
       failed = true;
-      process.stderr.write(
-        `local:pg: stopping the ${what}: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
+      process.stderr.write(`local:pg: stopping the ${what}: ${errorMessage(error)}\n`);
     }
   }
   process.stderr.write(

@@ -1,17 +1,17 @@
 import { performance } from 'node:perf_hooks';
+import { describeError, errorMessage } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
+import { configErrorLine, logLevelOrInfo, routeLabel } from '@licence/service';
 import type { Logger, Service } from '@licence/service';
 import type { Context } from 'aws-lambda';
 import { faultResponse, notAnHttpEventResponse } from './fault-response.js';
 import { createJsonLogger } from './json-logger.js';
-import { parseLogLevel } from '@licence/service';
 import { loadLambdaConfig } from './lambda-config.js';
 import type { Environment } from './lambda-config.js';
 import { classifyEvent, isScheduledEvent } from './lambda-event.js';
 import type { ClassifiedEvent } from './lambda-event.js';
 import { openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
 import type { LambdaRuntime } from './open-lambda-runtime.js';
-import { routeLabel } from './route-label.js';
 import { toLambdaResult } from './to-lambda-result.js';
 import type { LambdaHttpResult } from './to-lambda-result.js';
 import { toServiceRequest } from './to-service-request.js';
@@ -144,8 +144,7 @@ async function answer(
       if (!(error instanceof RuntimeOpenError)) throw error;
       // One line per cause, each naming its variable (docs/protocol.md#configuration), on every
       // invocation until fixed.
-      for (const line of error.lines)
-        logger.error({ requestId, status: error.status, variable: variableOf(line) }, line);
+      logRuntimeOpenError(logger, error, requestId);
       return { result: toLambdaResult(classified, faultResponse(error.status, path)), method, route };
     }
     const response = await service.handle(request);
@@ -164,7 +163,7 @@ async function open(
 ): Promise<LambdaRuntime> {
   const loaded = loadLambdaConfig(options.env, options.cwd ?? process.cwd());
   if (!loaded.ok) throw new RuntimeOpenError(500, loaded.errors);
-  return openLambdaRuntime(loaded.config, {
+  return openLambdaRuntime(loaded.value, {
     logger,
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.random === undefined ? {} : { random: options.random }),
@@ -186,28 +185,20 @@ async function purge(
     logger.info({ requestId, erased }, 'purge');
     return { erased };
   } catch (error) {
-    if (error instanceof RuntimeOpenError) {
-      for (const line of error.lines)
-        logger.error({ requestId, status: error.status, variable: variableOf(line) }, line);
-    } else {
-      logger.error({ requestId, err: describeError(error) }, 'purge failed');
-    }
-    throw new Error(`purge failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    if (error instanceof RuntimeOpenError) logRuntimeOpenError(logger, error, requestId);
+    else logger.error({ requestId, err: describeError(error) }, 'purge failed');
+    throw new Error(`purge failed: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/** One error line per fault, with its variable as a field for a log filter. */
+function logRuntimeOpenError(logger: Logger, error: RuntimeOpenError, requestId: string | undefined): void {
+  for (const fault of error.errors) {
+    logger.error({ requestId, status: error.status, variable: fault.variable }, configErrorLine(fault));
   }
 }
 
 /** The logger when none is given: JSON lines at LOG_LEVEL (a bad LOG_LEVEL is reported by the config, at `info` meanwhile). */
 function defaultLogger(options: CreateLambdaHandlerOptions): Logger {
-  const level = 'env' in options ? parseLogLevel(options.env.LOG_LEVEL) : 'info';
-  return createJsonLogger({ level: typeof level === 'string' ? level : 'info' });
-}
-
-/** The variable an error line names (`DATABASE_URL: ...`), for a log filter. */
-function variableOf(line: string): string {
-  return /^([A-Z][A-Z0-9_]*):/.exec(line)?.[1] ?? '';
-}
-
-function describeError(error: unknown): Record<string, string> {
-  if (error instanceof Error) return { name: error.name, message: error.message };
-  return { name: typeof error, message: String(error) };
+  return createJsonLogger({ level: 'env' in options ? logLevelOrInfo(options.env.LOG_LEVEL) : 'info' });
 }

@@ -27,8 +27,7 @@ export type { LogLevel } from '@licence/service';
 export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
 export { LAMBDA_POOL_MAX, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
 export type { LambdaRuntime, OpenLambdaRuntimeOptions } from './open-lambda-runtime.js';
-export { createJsonLogger, REDACTED_FIELDS } from './json-logger.js';
-export { routeLabel } from './route-label.js';
+export { createJsonLogger } from './json-logger.js';
 
 // The local runner: the handler over HTTP on loopback, as an HTTP API would call it
 export { LOCAL_RUNNER_MAX_BODY_BYTES, startLocalRunner, toHttpApiEvent } from './local-runner.js';

@@ -1,5 +1,6 @@
-import type { Logger } from '@licence/service';
-import type { LogLevel } from '@licence/service';
+import { describeError, errorMessage } from '@licence/core';
+import { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS } from '@licence/service';
+import type { Logger, LogLevel } from '@licence/service';
 
 /**
  * JSON lines on stdout, which Lambda sends to CloudWatch Logs as they are. The fields are pino's
@@ -9,9 +10,9 @@ import type { LogLevel } from '@licence/service';
  * cold start are measured).
  *
  * The net under docs/protocol.md#privacy (no key, no signing key, no token in a log line), as the
- * Koa server's logger: these fields are redacted at the top level and two levels down.
+ * Koa server's logger: the service's `REDACTED_FIELDS` are redacted at the top level and
+ * `REDACTED_DEPTH` levels down.
  */
-export const REDACTED_FIELDS: readonly string[] = ['authorization', 'cle', 'signingKey', 'seed', 'token', 'adminToken'];
 
 /** pino's numbers, so a level filter written for the Koa server's lines works here too. */
 export const LEVEL_NUMBERS: Readonly<Record<Exclude<LogLevel, 'silent'>, number>> = {
@@ -49,10 +50,10 @@ export function createJsonLogger(options: JsonLoggerOptions): Logger {
   return { debug: log(20), info: log(30), warn: log(40), error: log(50) };
 }
 
-/** A copy of `value` with the redacted fields replaced, down to two levels below the top. */
+/** A copy of `value` with the redacted fields replaced, down to `REDACTED_DEPTH` levels below the top. */
 function redact(value: unknown, depth: number): unknown {
-  if (depth > 2 || typeof value !== 'object' || value === null) return value;
-  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (depth > REDACTED_DEPTH || typeof value !== 'object' || value === null) return value;
+  if (value instanceof Error) return describeError(value);
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   return redactRecord(value, depth);
 }
@@ -60,7 +61,7 @@ function redact(value: unknown, depth: number): unknown {
 function redactRecord(value: object, depth: number): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const [name, item] of Object.entries(value)) {
-    copy[name] = REDACTED_FIELDS.includes(name) ? '[redacted]' : redact(item, depth + 1);
+    copy[name] = REDACTED_FIELDS.includes(name) ? REDACTED_CENSOR : redact(item, depth + 1);
   }
   return copy;
 }
@@ -75,7 +76,7 @@ function stringify(entry: Record<string, unknown>): string {
       level: entry.level,
       time: entry.time,
       msg: entry.msg,
-      logError: error instanceof Error ? error.message : String(error),
+      logError: errorMessage(error),
     });
   }
 }

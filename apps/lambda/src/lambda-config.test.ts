@@ -1,7 +1,7 @@
 import { loadConfig } from '@licence/koa-server';
 import { loadSignatureVectors } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
-import { parseLogLevel } from '@licence/service';
+import { configErrorLine, parseLogLevel } from '@licence/service';
 import { loadLambdaConfig } from './lambda-config.js';
 import type { Environment } from './lambda-config.js';
 
@@ -10,7 +10,7 @@ const BASE: Environment = { DATABASE_URL: 'postgres://licence:pw@db.internal:543
 
 function errorsOf(env: Environment): readonly string[] {
   const result = loadLambdaConfig(env, '/var/task');
-  return result.ok ? [] : result.errors;
+  return result.ok ? [] : result.errors.map(configErrorLine);
 }
 
 describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () => {
@@ -21,18 +21,18 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
     );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    expect(result.config.databaseUrl).toBe(BASE.DATABASE_URL);
-    expect(result.config.signingKey.kind).toBe('inline');
-    expect(result.config.adminToken).toBe('a-long-enough-token');
-    expect(result.config.trustProxy).toEqual({ cidrs: ['10.0.0.0/8', 'loopback'] });
-    expect(result.config.logLevel).toBe('warn');
+    expect(result.value.databaseUrl).toBe(BASE.DATABASE_URL);
+    expect(result.value.signingKey.kind).toBe('inline');
+    expect(result.value.adminToken).toBe('a-long-enough-token');
+    expect(result.value.trustProxy).toEqual({ cidrs: ['10.0.0.0/8', 'loopback'] });
+    expect(result.value.logLevel).toBe('warn');
   });
 
   it('defaults: admin API off, no proxy trusted, info; an empty variable is unset', () => {
     const result = loadLambdaConfig({ ...BASE, LICENCE_ADMIN_TOKEN: '', TRUST_PROXY: ' ', LOG_LEVEL: '' }, '/var/task');
     expect(result).toMatchObject({
       ok: true,
-      config: { adminToken: undefined, trustProxy: undefined, logLevel: 'info' },
+      value: { adminToken: undefined, trustProxy: undefined, logLevel: 'info' },
     });
   });
 
@@ -47,7 +47,7 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
     const { LICENCE_SIGNING_KEY: _dropped, ...env } = BASE;
     expect(loadLambdaConfig({ ...env, LICENCE_SIGNING_KEY_FILE: 'keys/signing-key' }, '/var/task')).toMatchObject({
       ok: true,
-      config: { signingKey: { kind: 'file', path: '/var/task/keys/signing-key' } },
+      value: { signingKey: { kind: 'file', path: '/var/task/keys/signing-key' } },
     });
     expect(errorsOf({ ...env, LICENCE_SIGNING_KEY_FILE: 'a\0b' })).toEqual([
       'LICENCE_SIGNING_KEY_FILE: holds a NUL character',
@@ -72,12 +72,13 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
 
 describe('parseLogLevel', () => {
   it('takes the Koa server levels in any case, and names LOG_LEVEL otherwise', () => {
-    expect(parseLogLevel(undefined)).toBe('info');
-    expect(parseLogLevel('Debug')).toBe('debug');
-    expect(parseLogLevel('silent')).toBe('silent');
-    expect(parseLogLevel('loud')).toEqual({
-      error: 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
-    });
+    expect(parseLogLevel(undefined)).toEqual({ ok: true, value: 'info' });
+    expect(parseLogLevel('Debug')).toEqual({ ok: true, value: 'debug' });
+    expect(parseLogLevel('silent')).toEqual({ ok: true, value: 'silent' });
+    const loud = parseLogLevel('loud');
+    expect(loud.ok ? [] : loud.errors.map(configErrorLine)).toEqual([
+      'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ]);
   });
 });
 
@@ -117,11 +118,11 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
       const lambda = loadLambdaConfig(env, '/var/task');
       expect(lambda.ok ? [] : lambda.errors).toEqual(koa.ok ? [] : koa.errors);
       if (koa.ok && lambda.ok) {
-        expect(lambda.config.trustProxy).toEqual(koa.config.trustProxy);
-        expect(lambda.config.adminToken).toBe(koa.config.adminToken);
-        expect(lambda.config.logLevel).toBe(koa.config.logLevel);
-        expect(lambda.config.signingKey).toEqual(koa.config.signingKey);
-        expect(koa.config.database).toEqual({ kind: 'postgres', url: lambda.config.databaseUrl });
+        expect(lambda.value.trustProxy).toEqual(koa.value.trustProxy);
+        expect(lambda.value.adminToken).toBe(koa.value.adminToken);
+        expect(lambda.value.logLevel).toBe(koa.value.logLevel);
+        expect(lambda.value.signingKey).toEqual(koa.value.signingKey);
+        expect(koa.value.database).toEqual({ kind: 'postgres', url: lambda.value.databaseUrl });
       }
     },
   );

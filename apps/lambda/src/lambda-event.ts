@@ -1,3 +1,4 @@
+import { isRecord } from '@licence/core';
 import type { ALBEvent, APIGatewayProxyEvent, APIGatewayProxyEventV2, ScheduledEvent } from 'aws-lambda';
 
 /**
@@ -21,24 +22,20 @@ export type ClassifiedEvent =
 
 export type EventKind = ClassifiedEvent['kind'];
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Which integration sent `event`, or null when it is none of them. The checks go from the most
  * specific mark to the least: `requestContext.elb` is only in ALB events; `requestContext.http`
  * with a `rawPath` only in payload 2.0; `httpMethod` with a `requestContext` in payload 1.0.
  */
 export function classifyEvent(event: unknown): ClassifiedEvent | null {
-  if (!isObject(event) || !isObject(event.requestContext)) return null;
+  if (!isRecord(event) || !isRecord(event.requestContext)) return null;
   const context = event.requestContext;
   // The AWS types below name the fields the readers use; to-service-request.ts still checks the
   // type of each one it reads (headers, sourceIp, body), so a hand-made event cannot crash it.
-  if (isObject(context.elb) && typeof event.httpMethod === 'string' && typeof event.path === 'string') {
+  if (isRecord(context.elb) && typeof event.httpMethod === 'string' && typeof event.path === 'string') {
     return { kind: 'alb', event: event as unknown as ALBEvent };
   }
-  if (isObject(context.http) && typeof context.http.method === 'string' && typeof event.rawPath === 'string') {
+  if (isRecord(context.http) && typeof context.http.method === 'string' && typeof event.rawPath === 'string') {
     return { kind: 'http', event: event as unknown as APIGatewayProxyEventV2 };
   }
   if (typeof event.httpMethod === 'string' && typeof event.path === 'string') {
@@ -53,5 +50,5 @@ export function classifyEvent(event: unknown): ClassifiedEvent | null {
  * on a schedule.
  */
 export function isScheduledEvent(event: unknown): event is ScheduledEvent {
-  return isObject(event) && event.source === 'aws.events' && event['detail-type'] === 'Scheduled Event';
+  return isRecord(event) && event.source === 'aws.events' && event['detail-type'] === 'Scheduled Event';
 }

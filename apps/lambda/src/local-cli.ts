@@ -1,6 +1,7 @@
+import { errorMessage } from '@licence/core';
+import { logLevelOrInfo } from '@licence/service';
 import { createLambdaHandler } from './create-lambda-handler.js';
 import { createJsonLogger } from './json-logger.js';
-import { parseLogLevel } from '@licence/service';
 import { startLocalRunner } from './local-runner.js';
 
 /**
@@ -11,8 +12,7 @@ import { startLocalRunner } from './local-runner.js';
  * the function before deploying it; not a production server (that is `licence serve`).
  */
 async function main(): Promise<void> {
-  const level = parseLogLevel(process.env.LOG_LEVEL);
-  const logger = createJsonLogger({ level: typeof level === 'string' ? level : 'info' });
+  const logger = createJsonLogger({ level: logLevelOrInfo(process.env.LOG_LEVEL) });
   const handler = createLambdaHandler({ env: process.env, logger });
   const port = Number(process.env.PORT ?? '8080');
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -26,15 +26,13 @@ async function main(): Promise<void> {
     void runner
       .close()
       .then(() => handler.close())
-      .catch((error: unknown) =>
-        process.stderr.write(`closing: ${error instanceof Error ? error.message : String(error)}\n`),
-      );
+      .catch((error: unknown) => process.stderr.write(`closing: ${errorMessage(error)}\n`));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`local runner: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`local runner: ${errorMessage(error)}\n`);
   process.exitCode = 1;
 });

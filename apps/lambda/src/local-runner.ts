@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { describeError, isRecord } from '@licence/core';
 import type { Logger } from '@licence/service';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
@@ -39,10 +40,7 @@ export async function startLocalRunner(options: LocalRunnerOptions): Promise<Loc
   const server = createServer((request, response) => {
     serve(request, response, options).catch((error: unknown) => {
       // The answer could not even be written (the client left): nothing to send, only to log.
-      options.logger?.error(
-        { err: error instanceof Error ? error.message : String(error) },
-        'local runner: answer failed',
-      );
+      options.logger?.error({ err: describeError(error) }, 'local runner: answer failed');
       response.destroy();
     });
   });
@@ -83,10 +81,7 @@ async function serve(request: IncomingMessage, response: ServerResponse, options
     result = await options.handler(toHttpApiEvent(request, body));
   } catch (error) {
     // A handler that throws is a 500 `{"message":"Internal Server Error"}` behind API Gateway.
-    options.logger?.error(
-      { err: error instanceof Error ? error.message : String(error) },
-      'local runner: the handler threw',
-    );
+    options.logger?.error({ err: describeError(error) }, 'local runner: the handler threw');
     writeJson(response, 500, { message: 'Internal Server Error' });
     return;
   }
@@ -184,10 +179,6 @@ function readBody(request: IncomingMessage): Promise<Uint8Array | null> {
     request.on('end', () => resolvePromise(over ? null : new Uint8Array(Buffer.concat(chunks))));
     request.on('error', rejectPromise);
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,11 +1,8 @@
-import { randomBytes as nodeRandomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { encodeBase64 } from '@licence/core';
+import { encodeBase64, errorMessage } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { createNodeSigner, createService } from '@licence/service';
-import type { Logger, Service } from '@licence/service';
+import { configErrorLine, createNodeSigner, createService, loadSeedFile, randomBytes } from '@licence/service';
+import type { ConfigError, Logger, Service } from '@licence/service';
 import { describeDatabase, openPostgres } from '@licence/store-postgres';
-import { decodeSeed } from '@licence/service';
 import type { LambdaConfig } from './lambda-config.js';
 
 /**
@@ -27,17 +24,17 @@ export interface LambdaRuntime {
 /**
  * Why the runtime could not open. `status` is what every invocation answers meanwhile: 500 for a
  * configuration the operator must fix (a missing or bad variable, an unreadable key file), 503 for
- * a database that did not answer (it may on the next invocation). `lines` name the variable and
+ * a database that did not answer (it may on the next invocation). `errors` name the variable and
  * never a secret's value.
  */
 export class RuntimeOpenError extends Error {
   override readonly name = 'RuntimeOpenError';
   constructor(
     readonly status: 500 | 503,
-    readonly lines: readonly string[],
+    readonly errors: readonly ConfigError[],
     options?: { readonly cause?: unknown },
   ) {
-    super(lines.join('; '), options?.cause === undefined ? undefined : { cause: options.cause });
+    super(errors.map(configErrorLine).join('; '), options?.cause === undefined ? undefined : { cause: options.cause });
   }
 }
 
@@ -46,8 +43,6 @@ export interface OpenLambdaRuntimeOptions {
   readonly now?: () => number;
   readonly random?: RandomBytes;
 }
-
-const randomBytes: RandomBytes = (length) => new Uint8Array(nodeRandomBytes(length));
 
 /**
  * The signer (the seed read once), the PostgreSQL store and rate limiter on one small pool
@@ -58,7 +53,7 @@ export async function openLambdaRuntime(
   config: LambdaConfig,
   options: OpenLambdaRuntimeOptions,
 ): Promise<LambdaRuntime> {
-  const seed = config.signingKey.kind === 'inline' ? config.signingKey.seed : readSeedFile(config.signingKey.path);
+  const seed = config.signingKey.kind === 'inline' ? config.signingKey.seed : seedOfFile(config.signingKey.path);
   const { logger } = options;
   let backend: Awaited<ReturnType<typeof openPostgres>>;
   try {
@@ -66,8 +61,7 @@ export async function openLambdaRuntime(
   } catch (error) {
     // The store's messages name the database as postgres://host:port/db, never the user or
     // password of the URL (store-postgres README, "Secrets").
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new RuntimeOpenError(503, [`DATABASE_URL: ${reason}`], { cause: error });
+    throw new RuntimeOpenError(503, [{ variable: 'DATABASE_URL', message: errorMessage(error) }], { cause: error });
   }
   // node:crypto's signer; its public key comes with it (core's publicKeyOf is noble's, whose first
   // call builds precomputed tables: tens of milliseconds of a cold start for one log field).
@@ -86,26 +80,18 @@ export async function openLambdaRuntime(
       ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
     });
   } catch (error) {
-    // createService checks its options once; the config loader already did, so this is a bug.
+    // createService checks its options once; the config loader already did, so this is a bug, not
+    // a configuration to fix: the invocation answers a 500 and logs it as the fault it is.
     await backend.close();
-    throw new RuntimeOpenError(500, [`createService: ${error instanceof Error ? error.message : String(error)}`], {
-      cause: error,
-    });
+    throw new Error(`createService: ${errorMessage(error)}`, { cause: error });
   }
   logger.info({ database: describeDatabase(config.databaseUrl), publicKey }, 'licence service ready');
   return { service, publicKey, close: () => backend.close() };
 }
 
-/** LICENCE_SIGNING_KEY_FILE's seed; errors name the variable and the path, never the content. */
-function readSeedFile(path: string): Uint8Array {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'error';
-    throw new RuntimeOpenError(500, [`LICENCE_SIGNING_KEY_FILE: cannot read ${path} (${code})`], { cause: error });
-  }
-  const seed = decodeSeed(text, 'LICENCE_SIGNING_KEY_FILE');
-  if (typeof seed === 'string') throw new RuntimeOpenError(500, [`${seed} in ${path}`]);
-  return seed;
+/** LICENCE_SIGNING_KEY_FILE's seed; faults name the variable and the path, never the content. */
+function seedOfFile(path: string): Uint8Array {
+  const seed = loadSeedFile(path, 'LICENCE_SIGNING_KEY_FILE');
+  if (!seed.ok) throw new RuntimeOpenError(500, seed.errors);
+  return seed.value;
 }

@@ -1,3 +1,4 @@
+import { isRecord } from '@licence/core';
 import type { ServiceRequest } from '@licence/service';
 import type { ClassifiedEvent } from './lambda-event.js';
 
@@ -140,8 +141,4 @@ export function requestBody(event: {
   const bytes = event.isBase64Encoded === true ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
   // A plain Uint8Array view: the service's port speaks Uint8Array, not Buffer.
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@ import { verifyEnvelope } from '@licence/core';
 import { isRecord, keySpellings, linesHolding } from '@licence/http-vector-runner';
 import { readExternalJson } from '@licence/vectors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminEvent, PRODUCT_UA, readResult } from './events.js';
+import { PRODUCT_UA, readResult } from './events.js';
 import { lambdaHarness } from './lambda-harness.js';
 import type { LambdaHarness } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
@@ -81,11 +81,7 @@ describe.skipIf(!postgres.available)('AWS sample events answered with a signed v
 
   beforeAll(async () => {
     harness = lambdaHarness({ databaseUrl: await postgres.cluster().createDatabase() });
-    await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/products', {
-      id: 'mon-theme',
-      author: 'atelier',
-      name: 'Mon theme',
-    });
+    await harness.admin('POST', '/admin/products', { id: 'mon-theme', author: 'atelier', name: 'Mon theme' });
   });
 
   afterAll(async () => {
@@ -94,10 +90,7 @@ describe.skipIf(!postgres.available)('AWS sample events answered with a signed v
 
   for (const [index, sample] of SAMPLES.entries()) {
     it(`${sample.file}: ${sample.integration} result with ${sample.resultHeaders}`, async () => {
-      const { cle } = await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/keys', {
-        produit: 'mon-theme',
-        kind: 'buyer',
-      });
+      const { cle } = await harness.admin('POST', '/admin/keys', { produit: 'mon-theme', kind: 'buyer' });
       if (typeof cle !== 'string') throw new Error('no cle issued');
       issued.push(cle);
       const nonce = randomBytes(16).toString('base64url');

@@ -3,7 +3,7 @@ import { verifyEnvelope } from '@licence/core';
 import { isRecord } from '@licence/http-vector-runner';
 import { readExternalJson } from '@licence/vectors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminEvent, httpApiEvent, PRODUCT_UA, readResult } from './events.js';
+import { httpApiEvent, PRODUCT_UA, readResult } from './events.js';
 import { lambdaHarness } from './lambda-harness.js';
 import type { LambdaHarness } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
@@ -22,16 +22,8 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
 
   beforeAll(async () => {
     harness = lambdaHarness({ databaseUrl: await postgres.cluster().createDatabase() });
-    await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/products', {
-      id: 'mon-theme',
-      author: 'atelier',
-      name: 'Mon theme',
-    });
-    const issued = await adminEvent(harness.handler, harness.adminToken, 'POST', '/admin/keys', {
-      produit: 'mon-theme',
-      kind: 'buyer',
-      sites: 3,
-    });
+    await harness.admin('POST', '/admin/products', { id: 'mon-theme', author: 'atelier', name: 'Mon theme' });
+    const issued = await harness.admin('POST', '/admin/keys', { produit: 'mon-theme', kind: 'buyer', sites: 3 });
     if (typeof issued.cle !== 'string') throw new Error('no cle');
     cle = issued.cle;
   });
@@ -196,15 +188,8 @@ describe.skipIf(!postgres.available)('event edges through the handler', () => {
       env: { TRUST_PROXY: '1' },
     });
     try {
-      await adminEvent(trusting.handler, trusting.adminToken, 'POST', '/admin/products', {
-        id: 'p',
-        author: 'a',
-        name: 'P',
-      });
-      const issued = await adminEvent(trusting.handler, trusting.adminToken, 'POST', '/admin/keys', {
-        produit: 'p',
-        kind: 'buyer',
-      });
+      await trusting.admin('POST', '/admin/products', { id: 'p', author: 'a', name: 'P' });
+      const issued = await trusting.admin('POST', '/admin/keys', { produit: 'p', kind: 'buyer' });
       const send = (client: string) =>
         trusting.handler(
           httpApiEvent({

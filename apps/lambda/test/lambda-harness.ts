@@ -6,6 +6,7 @@ import { createLambdaHandler } from '../src/create-lambda-handler.js';
 import type { LambdaHandler } from '../src/create-lambda-handler.js';
 import { createJsonLogger } from '../src/json-logger.js';
 import type { Environment } from '../src/lambda-config.js';
+import { adminEvent } from './events.js';
 
 /**
  * The handler as the function runs it: configured from an environment of
@@ -27,6 +28,8 @@ export interface LambdaHarness {
   readonly clock: TestClock;
   /** Every JSON line the handler logged. */
   readonly lines: string[];
+  /** An admin call through the handler, with the token, that must succeed: its JSON object. */
+  admin(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -50,5 +53,14 @@ export function lambdaHarness(options: LambdaHarnessOptions): LambdaHarness {
   const logger = createJsonLogger({ level: 'debug', write: (line) => lines.push(line) });
   const clock = createTestClock(options.clockStartMs ?? Date.now());
   const handler = createLambdaHandler({ env, logger, now: clock.now });
-  return { handler, env, adminToken, publicKey: TEST_PUBLIC_KEY, clock, lines, close: () => handler.close() };
+  return {
+    handler,
+    env,
+    adminToken,
+    publicKey: TEST_PUBLIC_KEY,
+    clock,
+    lines,
+    admin: (method, path, body) => adminEvent(handler, adminToken, method, path, body),
+    close: () => handler.close(),
+  };
 }

@@ -85,7 +85,7 @@ describe('template.yaml (AWS SAM)', () => {
     // Each is read: a bad value of it makes the configuration name it.
     for (const name of names) {
       const loaded = loadLambdaConfig({ [name]: 'x' }, '/');
-      expect(loaded.ok ? [] : loaded.errors.map((line) => line.split(':')[0])).toContain(name);
+      expect(loaded.ok ? [] : loaded.errors.map((error) => error.variable)).toContain(name);
     }
     for (const [name, value] of Object.entries(variables)) {
       const parameter = record(parameters[String(record(value, name).Ref)], `parameter of ${name}`);

@@ -2,7 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { normalizeKey } from '@licence/core';
 import { describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN, admin, adminRequest, createHarness, issue, json, verdict } from '../test/harness.js';
-import { hashToken, isAuthorized } from './admin-routes.js';
+import { adminError, storeUnavailable } from './admin-errors.js';
+import { hashToken, isAuthorized, toHttpError } from './admin-routes.js';
 import { PROBLEM_BASE } from './problem.js';
 import type { ServiceResponse } from './service-types.js';
 
@@ -542,5 +543,53 @@ describe('POST /admin/purge (docs/protocol.md#privacy)', () => {
     expect((await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).domains).toEqual([
       expect.objectContaining({ domain: 'a.fr' }),
     ]);
+  });
+});
+
+describe('administration refusals as problems (admin-routes.ts maps them, and only it)', () => {
+  const cause = new Error('connection refused');
+  it.each([
+    [adminError('INVALID_FIELD', 'id', 'is required'), 400, 'invalid-request', 'Invalid request', 'id: is required'],
+    [adminError('KEY_NOT_FOUND', 'ZZZZ'), 404, 'not-found', 'Not found', 'no key ending in ZZZZ'],
+    [
+      adminError('KEY_NOT_ALIVE', 'ABCD', 'revocation'),
+      409,
+      'conflict',
+      'Conflict',
+      'key ABCD is no longer alive (revocation)',
+    ],
+    [
+      storeUnavailable(cause),
+      503,
+      'service-unavailable',
+      'Service unavailable',
+      'the key store is unavailable; try again later',
+    ],
+  ])('%s: %i %s', (error, status, type, title, detail) => {
+    expect(toHttpError(error).toProblem()).toEqual({ type: PROBLEM_BASE + type, title, status, detail });
+  });
+
+  it('keeps the cause of a store fault, for the log only', () => {
+    expect(toHttpError(storeUnavailable(cause)).cause).toBe(cause);
+    expect(toHttpError(adminError('KEY_NOT_FOUND', 'ZZZZ')).cause).toBeUndefined();
+  });
+
+  it('answers 503 when the store is down, and logs the route and the cause, never the path', async () => {
+    const { service, store, logger } = createHarness();
+    const cle = await issue(service, {});
+    await store.close();
+    expectProblem(
+      await service.handle(adminRequest('GET', `/admin/keys/${cle}`)),
+      503,
+      'service-unavailable',
+      'the key store is unavailable; try again later',
+    );
+    const line = logger.lines.find((entry) => entry.level === 'error');
+    expect(line?.fields).toMatchObject({
+      route: 'GET /admin/keys/:cle',
+      status: 503,
+      err: { message: 'the key store is unavailable; try again later', cause: { name: 'Error' } },
+    });
+    expect(logger.text()).not.toContain(normalizeKey(cle));
   });
 });

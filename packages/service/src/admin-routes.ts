@@ -1,6 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { KeyAdmin } from './key-admin.js';
-import { HttpError } from './problem.js';
+import { type AdminError, type AdminErrorClass, isAdminError } from './admin-errors.js';
+import * as fields from './admin-fields.js';
+import type { KeyAdmin } from './key-admin-types.js';
+import { HttpError, type ProblemKind } from './problem.js';
 import { checkBodySize, checkJsonContentType, MAX_ADMIN_BODY_BYTES, parseJsonObject } from './request-body.js';
 import { jsonResponse } from './response.js';
 import type { ServiceContext } from './service-context.js';
@@ -11,8 +13,9 @@ import type { ServiceRequest, ServiceResponse } from './service-types.js';
  * when an admin token is set (else every `/admin` path is a 404 like any unknown path). Order of
  * checks: token 401 (first, on every `/admin` path, so that routes are not probed without it),
  * unknown route 404, method 405 with `Allow`, body size 413 (64 KiB), content type 415 (only when a
- * body is sent), JSON 400; then the operation. No User-Agent filter and no rate limit: the token
- * guards it (docs/protocol.md#request).
+ * body is sent), JSON 400; then the body's fields (admin-fields.ts) and the operation, whose
+ * `AdminError`s become problems here, and only here. No User-Agent filter and no rate limit: the
+ * token guards it (docs/protocol.md#request).
  */
 
 /** SHA-256 of a token: both sides hashed to the same length before `timingSafeEqual`. */
@@ -48,13 +51,13 @@ const ROUTES: readonly Route[] = [
     pattern: ['products'],
     method: 'POST',
     name: 'POST /admin/products',
-    run: async (admin, _params, body) => jsonResponse(201, await admin.addProduct(body)),
+    run: async (admin, _params, body) => jsonResponse(201, await admin.addProduct(fields.productInput(body))),
   },
   {
     pattern: ['keys'],
     method: 'POST',
     name: 'POST /admin/keys',
-    run: async (admin, _params, body) => jsonResponse(201, await admin.issueKey(body)),
+    run: async (admin, _params, body) => jsonResponse(201, await admin.issueKey(fields.issueKeyInput(body))),
   },
   {
     pattern: ['keys', ':cle'],
@@ -72,13 +75,15 @@ const ROUTES: readonly Route[] = [
     pattern: ['keys', ':cle', 'transfer'],
     method: 'POST',
     name: 'POST /admin/keys/:cle/transfer',
-    run: async (admin, params, body) => jsonResponse(201, await admin.transferKey(params.cle ?? '', body)),
+    run: async (admin, params, body) =>
+      jsonResponse(201, await admin.transferKey(params.cle ?? '', fields.transferInput(body))),
   },
   {
     pattern: ['keys', ':cle', 'revoke'],
     method: 'POST',
     name: 'POST /admin/keys/:cle/revoke',
-    run: async (admin, params, body) => jsonResponse(200, await admin.revokeKey(params.cle ?? '', body)),
+    run: async (admin, params, body) =>
+      jsonResponse(200, await admin.revokeKey(params.cle ?? '', fields.revokeInput(body))),
   },
   {
     pattern: ['products', ':id', 'installations'],
@@ -133,6 +138,24 @@ function decodeParams(params: Readonly<Record<string, string>>): Record<string, 
   return decoded;
 }
 
+/** The problem each class of `AdminError` is answered with (docs/protocol.md#errors). */
+const PROBLEM_OF: Readonly<Record<AdminErrorClass, ProblemKind>> = {
+  invalid: 'invalid-request',
+  'not-found': 'not-found',
+  conflict: 'conflict',
+  // A store fault: a 503, its cause kept for the error log line.
+  unavailable: 'service-unavailable',
+};
+
+/** An `AdminError` as the HTTP error it answers: the class's problem, the message as `detail`. */
+export function toHttpError(error: AdminError): HttpError {
+  return new HttpError(
+    PROBLEM_OF[error.errorClass],
+    error.message,
+    error.cause === undefined ? {} : { cause: error.cause },
+  );
+}
+
 /** True when `path` belongs to the admin API. */
 export function isAdminPath(path: string): boolean {
   return segmentsOf(path) !== null;
@@ -180,5 +203,9 @@ export async function handleAdmin(
       body = parseJsonObject(bytes, true);
     }
   }
-  return found.route.run(admin, params, body);
+  try {
+    return await found.route.run(admin, params, body);
+  } catch (error) {
+    throw isAdminError(error) ? toHttpError(error) : error;
+  }
 }

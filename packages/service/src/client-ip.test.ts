@@ -110,10 +110,11 @@ describe('compileCidrs', () => {
   it('checks the hop count', () => {
     expect(compileTrustProxy({ hops: 2 })).toEqual({ hops: 2 });
     expect(compileTrustProxy(undefined)).toBeUndefined();
-    expect(() => compileTrustProxy({ hops: -1 })).toThrow('trustProxy: hops must be an integer from 0 to 1000, got -1');
-    expect(() => compileTrustProxy({ hops: 1.5 })).toThrow(
-      'trustProxy: hops must be an integer from 0 to 1000, got 1.5',
-    );
+    expect(compileTrustProxy({ hops: 32 })).toEqual({ hops: 32 });
+    expect(() => compileTrustProxy({ hops: -1 })).toThrow('trustProxy: hops must be an integer from 0 to 32, got -1');
+    expect(() => compileTrustProxy({ hops: 1.5 })).toThrow('trustProxy: hops must be an integer from 0 to 32, got 1.5');
+    // The same bound as TRUST_PROXY (docs/protocol.md#client-address), not a looser one.
+    expect(() => compileTrustProxy({ hops: 33 })).toThrow('trustProxy: hops must be an integer from 0 to 32, got 33');
   });
 });
 

@@ -160,6 +160,15 @@ export function isTrusted(address: IpAddress, ranges: readonly CompiledCidr[]): 
   });
 }
 
+/**
+ * The largest trusted hop count, for `TRUST_PROXY` and `createService`'s `trustProxy` alike
+ * (docs/protocol.md#client-address: 1 to 32, 0 meaning no proxy). A real chain (a CDN, a load
+ * balancer, an ingress) is a handful of hops; a count beyond the chain's length makes the leftmost
+ * entry the address, and the leftmost entry is the one any client writes itself. So a large count
+ * is a mistake that would quietly trust the client, and is refused rather than accepted.
+ */
+export const MAX_TRUST_PROXY_HOPS = 32;
+
 /** `trustProxy` ready for use: a hop count, or the compiled ranges. */
 export type CompiledTrustProxy = { readonly hops: number } | { readonly ranges: readonly CompiledCidr[] };
 
@@ -168,10 +177,10 @@ export function compileTrustProxy(trustProxy: TrustProxy | undefined): CompiledT
   if (trustProxy === undefined) return undefined;
   if ('hops' in trustProxy) {
     const { hops } = trustProxy;
-    if (!Number.isInteger(hops) || hops < 0 || hops > 1000) {
+    if (!Number.isInteger(hops) || hops < 0 || hops > MAX_TRUST_PROXY_HOPS) {
       throw new ValidationError(
         'trustProxy',
-        `trustProxy: hops must be an integer from 0 to 1000, got ${String(hops)}`,
+        `trustProxy: hops must be an integer from 0 to ${MAX_TRUST_PROXY_HOPS}, got ${String(hops)}`,
       );
     }
     return { hops };

@@ -46,7 +46,7 @@ describe('createService', () => {
       'trustProxy: "10.0.0.0/40" is not a CIDR (expected a prefix length from 0 to 32)',
     );
     expect(() => createService({ ...baseOptions(), trustProxy: { hops: -2 } })).toThrow(
-      'trustProxy: hops must be an integer from 0 to 1000, got -2',
+      'trustProxy: hops must be an integer from 0 to 32, got -2',
     );
   });
 

@@ -1,4 +1,4 @@
-import { ValidationError } from '@licence/core';
+import { describeError, ValidationError } from '@licence/core';
 import { adminRouteName, handleAdmin, hashToken, isAdminPath } from './admin-routes.js';
 import { compileTrustProxy } from './client-ip.js';
 import { handleHealth } from './healthz.js';
@@ -6,7 +6,7 @@ import { createKeyAdmin } from './key-admin.js';
 import { HttpError, isHttpError } from './problem.js';
 import { CORS_HEADERS, handlePublic, PUBLIC_PATHS } from './public-endpoint.js';
 import { errorResponse, problemResponse } from './response.js';
-import { describeError, type ServiceContext } from './service-context.js';
+import type { ServiceContext } from './service-context.js';
 import type { Service, ServiceOptions, ServiceResponse } from './service-types.js';
 import { DEFAULT_BLOCKED_USER_AGENTS } from './user-agents.js';
 

@@ -1,6 +1,7 @@
+import { describeError } from '@licence/core';
 import { HttpError } from './problem.js';
 import { jsonResponse } from './response.js';
-import { describeError, type ServiceContext } from './service-context.js';
+import type { ServiceContext } from './service-context.js';
 import type { ServiceRequest, ServiceResponse } from './service-types.js';
 
 /** A store slower than this counts as down: a health check must answer quickly. */

@@ -3,46 +3,83 @@
 // The service (docs/protocol.md#request, #rate-limit, #administration)
 export { createService, HEALTH_PATH } from './create-service.js';
 export type { Service, ServiceOptions, ServiceRequest, ServiceResponse, TrustProxy } from './service-types.js';
-export { CORS_HEADERS, PUBLIC_ALLOW, PUBLIC_PATHS } from './public-endpoint.js';
+export { CORS_HEADERS, LICENCE_PATH, PUBLIC_ALLOW, PUBLIC_PATHS } from './public-endpoint.js';
 export { isJsonContentType, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
 export { HEALTH_TIMEOUT_MS } from './healthz.js';
 
 // Key administration without HTTP (the CLI's operations, docs/protocol.md#administration)
-export { createKeyAdmin, MAX_REASON_LENGTH } from './key-admin.js';
+export { createKeyAdmin } from './key-admin.js';
 export type {
   DomainView,
   InstallationsView,
   IssuedKey,
+  IssueKeyInput,
   KeyAdmin,
   KeyAdminOptions,
   KeyState,
   KeyView,
+  ProductInput,
   ProductView,
   ReplacedKey,
   RevokedKey,
-} from './key-admin.js';
-export { MAX_SITES, parseDateTime } from './admin-fields.js';
+  RevokeInput,
+  TransferInput,
+} from './key-admin-types.js';
+export { AdminError, isAdminError } from './admin-errors.js';
+export type { AdminErrorClass, AdminErrorCode } from './admin-errors.js';
+export { MAX_REASON_LENGTH, MAX_SITES } from './key-admin-rules.js';
+export { parseDateTime } from './parse-date-time.js';
 export { hashToken, isAuthorized } from './admin-routes.js';
 export { hashKey } from './key-hash.js';
 export { twelveMonthsBefore } from './retention.js';
 
 // Errors (RFC 9457)
 export { HttpError, isHttpError, PROBLEM_BASE, problemBody, PROBLEMS, problemType } from './problem.js';
+export { problemResponse } from './response.js';
 export type { ProblemBody, ProblemKind } from './problem.js';
 
 // Client IP and the User-Agent filter (docs/protocol.md#client-address, #user-agent-filter)
-export { clientIp, compileCidrs, compileTrustProxy, formatAddress, parseAddress, rateLimitKey } from './client-ip.js';
-export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from './parse-trust-proxy.js';
-export { decodeSeed, isPostgresUrl, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from './config-values.js';
+export {
+  clientIp,
+  compileCidrs,
+  compileTrustProxy,
+  formatAddress,
+  MAX_TRUST_PROXY_HOPS,
+  parseAddress,
+  rateLimitKey,
+} from './client-ip.js';
+export { parseTrustProxy } from './parse-trust-proxy.js';
+export {
+  decodeSeed,
+  isPostgresUrl,
+  LOG_LEVELS,
+  logLevelOrInfo,
+  MIN_ADMIN_TOKEN_LENGTH,
+  parseAdminToken,
+  parseDatabaseUrl,
+  parseLogLevel,
+} from './config-values.js';
 export type { LogLevel } from './config-values.js';
-export type { TrustProxyParse } from './parse-trust-proxy.js';
 export type { CompiledCidr, CompiledTrustProxy } from './client-ip.js';
 export { DEFAULT_BLOCKED_USER_AGENTS, isBlockedUserAgent } from './user-agents.js';
+
+// Configuration (docs/protocol.md#configuration): one result shape, one reading of the shared variables
+export { combine, configErrorLine, invalid, parsed, required } from './parsed.js';
+export type { ConfigError, Parsed } from './parsed.js';
+export { absolutePath, parseSigningKey, readSharedConfig, readVariable } from './shared-config.js';
+export type { ConfiguredSigningKey, Environment, SharedConfig, SharedReadings } from './shared-config.js';
+export { loadSeedFile } from './seed-file.js';
+
+// What every adapter logs and reads alike (docs/protocol.md#privacy, #limits)
+export { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS } from './log-redaction.js';
+export { routeLabel } from './route-label.js';
+export { bodyLimitFor, isServicePath } from './service-paths.js';
 
 // Ports and their in-process implementations
 export type {
   BoundDomain,
   Clock,
+  Created,
   Installation,
   Logger,
   NewKey,
@@ -58,3 +95,11 @@ export type { MemoryStore } from './memory-store.js';
 export { createMemoryRateLimiter } from './memory-rate-limiter.js';
 export type { MemoryRateLimiterOptions } from './memory-rate-limiter.js';
 export { createNodeSigner } from './node-signer.js';
+export { randomBytes } from './node-random.js';
+
+// What the SQLite and PostgreSQL stores share (docs/protocol.md#storage, #rate-limit)
+export { pendingMigrations, refuseNewerSchema, SchemaVersionError } from './schema-version.js';
+export { storedKeyKind, storedKeyStatus } from './stored-key-fields.js';
+export { requireKeyId } from './require-key-id.js';
+export { retryAfterSeconds, slidingWindow } from './sliding-window.js';
+export type { SlidingWindowOptions } from './sliding-window.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createTestClock, createTestLogger } from '../test/harness.js';
+import { AdminError } from './admin-errors.js';
 import { createKeyAdmin } from './key-admin.js';
 import { createMemoryStore } from './memory-store.js';
-import { HttpError } from './problem.js';
 
 /**
  * KeyAdmin without HTTP, as the `licence` CLI uses it. The HTTP routes over it are tested in
- * admin-routes.test.ts; here, what a direct caller relies on: plain objects in, JSON-ready
- * objects out, HttpError with a status and an exact detail on failure.
+ * admin-routes.test.ts; here, what a direct caller relies on: typed inputs in, JSON-ready
+ * objects out, an AdminError with its code, class and exact message on failure.
  */
 
 /** A deterministic source: each call gives the next bytes, so keys are known in advance. */
@@ -26,14 +26,14 @@ function setup() {
   return { store, clock, logger, admin: createKeyAdmin({ store, clock, logger, random: counterRandom() }) };
 }
 
-async function failure(promise: Promise<unknown>): Promise<HttpError> {
+async function failure(promise: Promise<unknown>): Promise<AdminError> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof HttpError) return error;
+    if (error instanceof AdminError) return error;
     throw error;
   }
-  throw new Error('expected an HttpError');
+  throw new Error('expected an AdminError');
 }
 
 describe('createKeyAdmin', () => {
@@ -62,19 +62,81 @@ describe('createKeyAdmin', () => {
     expect((await admin.installations('theme')).count).toBe(0);
   });
 
-  it('fails with HttpError statuses a CLI can print', async () => {
+  it('fails with domain errors a CLI can print: not found, invalid, conflict', async () => {
     const { admin } = setup();
-    expect((await failure(admin.issueKey({ produit: 'nope', kind: 'buyer' }))).status).toBe(404);
-    expect((await failure(admin.showKey('ZZZZ'))).detail).toBe('no key ending in ZZZZ');
-    expect((await failure(admin.installations('nope'))).status).toBe(404);
-    expect((await failure(admin.addProduct())).detail).toBe('id: is required');
+    expect(await failure(admin.issueKey({ produit: 'nope', kind: 'buyer' }))).toMatchObject({
+      code: 'PRODUCT_NOT_FOUND',
+      errorClass: 'not-found',
+      message: 'no product nope',
+    });
+    expect((await failure(admin.showKey('ZZZZ'))).message).toBe('no key ending in ZZZZ');
+    expect((await failure(admin.installations('nope'))).errorClass).toBe('not-found');
+    expect(await failure(admin.addProduct({ id: 'Mon Theme', author: 'a', name: 'n' }))).toMatchObject({
+      code: 'INVALID_FIELD',
+      errorClass: 'invalid',
+      message: 'id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"',
+    });
+    await admin.addProduct({ id: 'theme', author: 'alice', name: 'Theme' });
+    expect(await failure(admin.addProduct({ id: 'theme', author: 'bob', name: 'x' }))).toMatchObject({
+      code: 'PRODUCT_EXISTS',
+      errorClass: 'conflict',
+      message: 'product theme already exists',
+    });
   });
 
-  it('answers 503 when the store is down, keeping the cause', async () => {
+  it('checks typed inputs with the same rules and messages as the admin API', async () => {
+    const { admin, clock } = setup();
+    await admin.addProduct({ id: 'theme', author: '  alice ', name: 'Theme' });
+    const nowSeconds = Math.floor(clock.nowMs / 1000);
+    const failing: [Promise<unknown>, string][] = [
+      [admin.addProduct({ id: 'p', author: ' ', name: 'n' }), 'author: is empty'],
+      [admin.issueKey({ produit: 'theme', kind: 'buyer', sites: 0 }), 'sites: expected an integer from 1 to 1000'],
+      [
+        admin.issueKey({ produit: 'theme', kind: 'dev', sites: 1 }),
+        'sites: a dev key binds no domain; leave sites out',
+      ],
+      [admin.issueKey({ produit: 'theme', kind: 'trial' }), 'expire: is required for a trial key'],
+      [admin.issueKey({ produit: 'theme', kind: 'trial', expire: nowSeconds }), 'expire: must be in the future'],
+      [
+        admin.issueKey({ produit: 'theme', kind: 'buyer', expire: nowSeconds + 60 }),
+        'expire: only a trial key has an end; leave expire out for a buyer key',
+      ],
+      [admin.showKey('---'), 'cle: holds no letter or digit'],
+      [admin.installations('N O'), 'id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"'],
+    ];
+    for (const [promise, message] of failing) {
+      expect(await failure(promise)).toMatchObject({ code: 'INVALID_FIELD', message });
+    }
+    const { cle } = await admin.issueKey({ produit: 'theme', kind: 'buyer' });
+    expect((await failure(admin.transferKey(cle, { to: 'localhost' }))).message).toBe(
+      'to: a test or staging host is never bound; give the real domain',
+    );
+    expect((await failure(admin.revokeKey(cle, { reason: 'x'.repeat(1001) }))).message).toBe(
+      'reason: expected at most 1000 characters, got 1001',
+    );
+  });
+
+  it('takes a trial end as seconds or as a Date', async () => {
+    const { admin } = setup();
+    await admin.addProduct({ id: 'theme', author: 'alice', name: 'Theme' });
+    const end = Date.parse('2027-01-31T12:00:00Z');
+    expect(await admin.issueKey({ produit: 'theme', kind: 'trial', expire: end / 1000 })).toMatchObject({
+      expire: '2027-01-31T12:00:00Z',
+    });
+    expect(await admin.issueKey({ produit: 'theme', kind: 'trial', expire: new Date(end + 999) })).toMatchObject({
+      expire: '2027-01-31T12:00:00Z',
+    });
+  });
+
+  it('is unavailable when the store is down, keeping the cause', async () => {
     const { admin, store } = setup();
     await store.close();
     const error = await failure(admin.addProduct({ id: 'p', author: 'a', name: 'n' }));
-    expect(error.status).toBe(503);
+    expect(error).toMatchObject({
+      code: 'STORE_UNAVAILABLE',
+      errorClass: 'unavailable',
+      message: 'the key store is unavailable; try again later',
+    });
     expect(error.cause).toBeInstanceOf(Error);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTrustProxy } from './parse-trust-proxy.js';
+import { configErrorLine } from './parsed.js';
 
 describe('parseTrustProxy (docs/protocol.md#client-address)', () => {
   it.each([undefined, '', '  ', 'false', '0'])('%j trusts no proxy', (raw) => {
@@ -15,13 +16,18 @@ describe('parseTrustProxy (docs/protocol.md#client-address)', () => {
   });
 
   it('refuses a hop count beyond 32', () => {
-    expect(parseTrustProxy('33')).toEqual({ ok: false, error: 'TRUST_PROXY: hop count must be 0..32, got 33' });
+    expect(parseTrustProxy('33')).toEqual({
+      ok: false,
+      errors: [{ variable: 'TRUST_PROXY', message: 'hop count must be 0..32, got 33' }],
+    });
   });
 
   it('refuses true: the leftmost entry is never trusted merely for being first', () => {
     const result = parseTrustProxy('true');
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.error).toMatch(/^TRUST_PROXY: "true" would believe any client's X-Forwarded-For/);
+    expect(!result.ok && result.errors.map(configErrorLine)).toEqual([
+      expect.stringMatching(/^TRUST_PROXY: "true" would believe any client's X-Forwarded-For/),
+    ]);
   });
 
   it('reads a CIDR list, trimming spaces and dropping repeats', () => {
@@ -43,7 +49,7 @@ describe('parseTrustProxy (docs/protocol.md#client-address)', () => {
     (raw) => {
       const result = parseTrustProxy(raw);
       expect(result.ok).toBe(false);
-      expect(!result.ok && result.error).toMatch(/^TRUST_PROXY: /);
+      expect(!result.ok && result.errors.map((error) => error.variable)).toEqual(['TRUST_PROXY']);
     },
   );
 });

@@ -1,5 +1,6 @@
 import { isValidationError } from '@licence/core';
-import { compileCidrs } from './client-ip.js';
+import { compileCidrs, MAX_TRUST_PROXY_HOPS } from './client-ip.js';
+import { invalid, type Parsed, parsed } from './parsed.js';
 import type { TrustProxy } from './service-types.js';
 
 /**
@@ -16,49 +17,42 @@ import type { TrustProxy } from './service-types.js';
  * itself (docs/protocol.md#client-address: the leftmost entry is never trusted merely for being
  * first).
  */
-export type TrustProxyParse =
-  | { readonly ok: true; readonly value: TrustProxy | undefined }
-  | { readonly ok: false; readonly error: string };
-
-/** A hop count beyond this is a typo, not a real chain of proxies. */
-export const MAX_TRUST_PROXY_HOPS = 32;
 
 const HOPS = /^[0-9]+$/;
 
-/** Parses one TRUST_PROXY value; errors name the variable and the bad entry (never a secret here). */
-export function parseTrustProxy(raw: string | undefined): TrustProxyParse {
+/** Parses one TRUST_PROXY value; faults name the variable and the bad entry (never a secret here). */
+export function parseTrustProxy(raw: string | undefined): Parsed<TrustProxy | undefined> {
   const value = (raw ?? '').trim();
-  if (value === '' || value === 'false' || value === '0') return { ok: true, value: undefined };
+  if (value === '' || value === 'false' || value === '0') return parsed(undefined);
   if (value === 'true') {
-    return {
-      ok: false,
-      error:
-        'TRUST_PROXY: "true" would believe any client\'s X-Forwarded-For; give a hop count (e.g. 1) or a comma-separated CIDR list',
-    };
+    return invalid(
+      'TRUST_PROXY',
+      '"true" would believe any client\'s X-Forwarded-For; give a hop count (e.g. 1) or a comma-separated CIDR list',
+    );
   }
   if (HOPS.test(value)) {
     const hops = Number(value);
     if (hops > MAX_TRUST_PROXY_HOPS) {
-      return { ok: false, error: `TRUST_PROXY: hop count must be 0..${MAX_TRUST_PROXY_HOPS}, got ${value}` };
+      return invalid('TRUST_PROXY', `hop count must be 0..${MAX_TRUST_PROXY_HOPS}, got ${value}`);
     }
-    return { ok: true, value: { hops } };
+    return parsed({ hops });
   }
   const cidrs: string[] = [];
   for (const part of value.split(',')) {
     const entry = part.trim();
-    if (entry === '') return { ok: false, error: 'TRUST_PROXY: empty entry in the CIDR list' };
+    if (entry === '') return invalid('TRUST_PROXY', 'empty entry in the CIDR list');
     // The service's own parser decides what a CIDR is (one rule, one place); it also takes
     // proxy-addr's names `loopback`, `linklocal` and `uniquelocal`.
     try {
       compileCidrs([entry]);
     } catch (error) {
       if (!isValidationError(error)) throw error;
-      return {
-        ok: false,
-        error: `TRUST_PROXY: ${JSON.stringify(entry)} is neither a hop count nor an IP address or CIDR (e.g. 1, or 10.0.0.0/8, ::1)`,
-      };
+      return invalid(
+        'TRUST_PROXY',
+        `${JSON.stringify(entry)} is neither a hop count nor an IP address or CIDR (e.g. 1, or 10.0.0.0/8, ::1)`,
+      );
     }
     cidrs.push(entry);
   }
-  return { ok: true, value: { cidrs: [...new Set(cidrs)] } };
+  return parsed({ cidrs: [...new Set(cidrs)] });
 }

@@ -6,10 +6,13 @@ import { emptyResponse, jsonResponse, type Headers } from './response.js';
 import { fromStore, type ServiceContext } from './service-context.js';
 import type { ServiceRequest, ServiceResponse } from './service-types.js';
 import { isBlockedUserAgent } from './user-agents.js';
-import { answerVerdict } from './verdict.js';
+import { answerVerdict, type VerdictInput } from './verdict.js';
+
+/** The public endpoint's path, as the docs and the CLI's examples spell it. */
+export const LICENCE_PATH = '/api/licence';
 
 /** The two spellings of the public endpoint (docs/protocol.md#request: same handler). */
-export const PUBLIC_PATHS: readonly string[] = ['/api/licence', '/api/license'];
+export const PUBLIC_PATHS: readonly string[] = [LICENCE_PATH, '/api/license'];
 
 /** docs/protocol.md#request: OPTIONS and POST only. */
 export const PUBLIC_ALLOW = 'OPTIONS, POST';
@@ -62,26 +65,25 @@ export async function handlePublic(context: ServiceContext, request: ServiceRequ
     });
   }
 
+  const envelope = await answerVerdict(context, { ...parseVerdictBody(request), ip });
+  return jsonResponse(200, envelope, CORS_HEADERS);
+}
+
+/**
+ * The body checks of docs/protocol.md#request, in its order: size 413, content type 415, then the
+ * JSON and its fields 400. Field order: the key first (docs/protocol.md#key-normalisation: its
+ * length is checked before anything else), then the host, then our two optional fields. Core's
+ * messages never hold the key.
+ */
+function parseVerdictBody(request: ServiceRequest): Omit<VerdictInput, 'ip'> {
   const bytes = checkBodySize(request.body, MAX_BODY_BYTES);
   checkJsonContentType(request.headers['content-type']);
-  const body = parseJsonObject(bytes) ?? {};
-
-  // Field order: the key first (docs/protocol.md#key-normalisation: its length is checked before
-  // anything else), then the host, then our two optional fields. Core's messages never hold the
-  // key.
+  const body = parseJsonObject(bytes);
   if (body.cle === undefined) throw new HttpError('invalid-request', 'cle: is required');
   const key = field(() => normalizeKey(body.cle));
   if (body.url === undefined) throw new HttpError('invalid-request', 'url: is required');
   const host = field(() => parseHost(body.url));
   const produit = field(() => validateProduit(body.produit));
   const nonce = field(() => validateNonce(body.nonce));
-
-  const envelope = await answerVerdict(context, {
-    key,
-    host,
-    ...(produit === undefined ? {} : { produit }),
-    ...(nonce === undefined ? {} : { nonce }),
-    ip,
-  });
-  return jsonResponse(200, envelope, CORS_HEADERS);
+  return { key, host, produit, nonce };
 }

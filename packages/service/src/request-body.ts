@@ -1,4 +1,4 @@
-import { isValidationError, typeName } from '@licence/core';
+import { isRecord, isValidationError, typeName } from '@licence/core';
 import { HttpError } from './problem.js';
 
 /**
@@ -45,8 +45,10 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * The body as a JSON object. An empty body (only white space) is `undefined` when `allowEmpty`
  * (the admin API, docs/protocol.md#administration: a missing body is fine wherever no field is
- * required), else a 400.
+ * required), else a 400: without `allowEmpty` the answer is always an object.
  */
+export function parseJsonObject(body: Uint8Array, allowEmpty?: false): Record<string, unknown>;
+export function parseJsonObject(body: Uint8Array, allowEmpty: boolean): Record<string, unknown> | undefined;
 export function parseJsonObject(body: Uint8Array, allowEmpty = false): Record<string, unknown> | undefined {
   let text: string;
   try {
@@ -67,15 +69,10 @@ export function parseJsonObject(body: Uint8Array, allowEmpty = false): Record<st
     // which may hold a key, and a malformed body is the caller's fault, not ours to log.
     throw new HttpError('invalid-request', 'body: not valid JSON');
   }
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     throw new HttpError('invalid-request', `body: expected a JSON object, got ${typeName(value)}`);
   }
   return value;
-}
-
-/** A JSON object: not null, not an array. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Runs a core check and turns its ValidationError into a 400 with core's exact message. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from './problem.js';
-import { describeError, fromStore, nowSeconds } from './service-context.js';
+import { fromStore, nowSeconds } from './service-context.js';
 
 describe('service context helpers', () => {
   it('nowSeconds floors the millisecond clock', () => {
@@ -13,11 +13,5 @@ describe('service context helpers', () => {
     const error = await fromStore(() => Promise.reject(cause)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(HttpError);
     expect(error).toMatchObject({ status: 503, detail: 'the key store is unavailable; try again later', cause });
-  });
-
-  it('describeError keeps name, message and the cause chain, and never a non-error value', () => {
-    const described = describeError(new HttpError('internal-error', 'x', { cause: new TypeError('y') }));
-    expect(described).toMatchObject({ name: 'HttpError', message: 'x', cause: { name: 'TypeError', message: 'y' } });
-    expect(describeError('ABCDE-FGHJK')).toEqual({ value: 'string' });
   });
 });

@@ -34,12 +34,3 @@ export async function fromStore<T>(call: () => Promise<T>, what = 'the key store
     throw new HttpError('service-unavailable', `${what} is unavailable; try again later`, { cause: error });
   }
 }
-
-/** An error as log fields: name, message, stack and cause chain. Never a request value. */
-export function describeError(error: unknown, depth = 0): Record<string, unknown> {
-  if (!(error instanceof Error)) return { value: typeof error };
-  const fields: Record<string, unknown> = { name: error.name, message: error.message };
-  if (error.stack !== undefined) fields.stack = error.stack;
-  if (error.cause !== undefined && depth < 3) fields.cause = describeError(error.cause, depth + 1);
-  return fields;
-}

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { normalizeKey } from '@licence/core';
+import { normalizeKey, ValidationError } from '@licence/core';
 import { describe, expect, it } from 'vitest';
 import { admin, createHarness, issue, verdict, verdictRequest } from '../test/harness.js';
-import type { Store } from './ports.js';
+import type { Store, StoredKey } from './ports.js';
+import { HttpError } from './problem.js';
 import { toKeyRecord } from './verdict.js';
 
 /**
@@ -310,25 +311,25 @@ describe('the binding race (docs/protocol.md#verdict: binding is atomic)', () =>
 });
 
 describe('toKeyRecord', () => {
+  const stored: StoredKey = {
+    id: '1',
+    hash: 'h',
+    hint: 'ABCD',
+    produit: 'p',
+    kind: 'buyer',
+    status: 'active',
+    sites: 2,
+    expiresAt: null,
+    endedAt: null,
+    reason: null,
+    replacedBy: null,
+    createdAt: 1,
+    opens: ['p', 'q'],
+    domains: [{ domain: 'a.fr', firstSeen: 1, lastSeen: 2 }],
+  };
+
   it('maps opens to products and bound domains to their names', () => {
-    expect(
-      toKeyRecord({
-        id: '1',
-        hash: 'h',
-        hint: 'ABCD',
-        produit: 'p',
-        kind: 'buyer',
-        status: 'active',
-        sites: 2,
-        expiresAt: null,
-        endedAt: null,
-        reason: null,
-        replacedBy: null,
-        createdAt: 1,
-        opens: ['p', 'q'],
-        domains: [{ domain: 'a.fr', firstSeen: 1, lastSeen: 2 }],
-      }),
-    ).toEqual({
+    expect(toKeyRecord(stored)).toEqual({
       kind: 'buyer',
       status: 'active',
       endedAt: null,
@@ -336,6 +337,25 @@ describe('toKeyRecord', () => {
       products: ['p', 'q'],
       sites: 2,
       domains: ['a.fr'],
+    });
+  });
+
+  it('maps no such key to null', () => {
+    expect(toKeyRecord(null)).toBeNull();
+  });
+
+  it("throws a 500 HttpError, with core's ValidationError as cause, for a record core refuses (docs/protocol.md#binding)", () => {
+    let error: unknown;
+    try {
+      toKeyRecord({ ...stored, status: 'revocation', endedAt: null });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({
+      status: 500,
+      detail: 'the stored key record is invalid',
+      cause: expect.any(ValidationError),
     });
   });
 });

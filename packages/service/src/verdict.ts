@@ -2,9 +2,12 @@ import {
   decideVerdict,
   isValidationError,
   keyHint,
+  parseKeyRecord,
   signDonnees,
   type HostInfo,
   type KeyRecord,
+  type Nonce,
+  type Produit,
   type SignedEnvelope,
   type VerdictDecision,
 } from '@licence/core';
@@ -13,28 +16,41 @@ import type { StoredKey } from './ports.js';
 import { HttpError } from './problem.js';
 import { fromStore, nowSeconds, type ServiceContext } from './service-context.js';
 
-/** A checked verdict request: every field already valid (the 400s are behind us). */
+/** A parsed verdict request (public-endpoint.ts): every field already checked (the 400s are behind us). */
 export interface VerdictInput {
   /** The normalised key (never logged: only its hint). */
   readonly key: string;
   readonly host: HostInfo;
-  readonly produit?: string;
-  readonly nonce?: string;
+  /** undefined: the request had none (docs/protocol.md#product-and-nonce). */
+  readonly produit: Produit | undefined;
+  readonly nonce: Nonce | undefined;
   /** The client IP (docs/protocol.md#client-address), for the request log. */
   readonly ip: string;
 }
 
-/** Core's view of a stored key (docs/protocol.md#verdict). */
-export function toKeyRecord(stored: StoredKey): KeyRecord {
-  return {
-    kind: stored.kind,
-    status: stored.status,
-    endedAt: stored.endedAt,
-    expiresAt: stored.expiresAt,
-    products: stored.opens,
-    sites: stored.sites,
-    domains: stored.domains.map((entry) => entry.domain),
-  };
+/**
+ * Core's view of a stored key (docs/protocol.md#verdict), checked by core's parseKeyRecord; null
+ * for no such key. A record the rules refuse is an internal fault, a 500, never a signed refusal
+ * (docs/protocol.md#binding, #errors).
+ */
+export function toKeyRecord(stored: StoredKey | null): KeyRecord | null {
+  if (stored === null) return null;
+  try {
+    return parseKeyRecord({
+      kind: stored.kind,
+      status: stored.status,
+      endedAt: stored.endedAt,
+      expiresAt: stored.expiresAt,
+      products: stored.opens,
+      sites: stored.sites,
+      domains: stored.domains.map((entry) => entry.domain),
+    });
+  } catch (error) {
+    if (isValidationError(error)) {
+      throw new HttpError('internal-error', 'the stored key record is invalid', { cause: error });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -59,31 +75,17 @@ const BIND_ATTEMPTS = 2;
  * (docs/protocol.md#privacy), sign.
  *
  * Every fault is thrown as a 5xx HttpError (docs/protocol.md#errors: never a signed refusal): a
- * store that does not answer (503), or a record that core refuses (500: a bad record, a bug).
+ * store that does not answer (503), or a record that core refuses (500, toKeyRecord).
  */
 export async function answerVerdict(context: ServiceContext, input: VerdictInput): Promise<SignedEnvelope> {
   const { store, logger } = context;
   const now = nowSeconds(context.clock);
   const hint = keyHint(input.key);
   const hash = hashKey(input.key);
+  const { host, produit, nonce } = input;
 
-  const decide = (stored: StoredKey | null): VerdictDecision => {
-    try {
-      return decideVerdict({
-        key: stored === null ? null : toKeyRecord(stored),
-        host: input.host,
-        ...(input.produit === undefined ? {} : { produit: input.produit }),
-        ...(input.nonce === undefined ? {} : { nonce: input.nonce }),
-        now,
-        ...(context.settings === undefined ? {} : { settings: context.settings }),
-      });
-    } catch (error) {
-      if (isValidationError(error)) {
-        throw new HttpError('internal-error', 'the stored key record is invalid', { cause: error });
-      }
-      throw error;
-    }
-  };
+  const decide = (stored: StoredKey | null): VerdictDecision =>
+    decideVerdict({ key: toKeyRecord(stored), host, produit, nonce, now, settings: context.settings });
 
   let stored = await fromStore(() => store.findKeyByHash(hash));
   let decision = decide(stored);
@@ -108,16 +110,16 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
   }
 
   // Rule 7: the domain was already bound; keep its "last seen" current (docs/protocol.md#privacy).
-  if (touch && stored !== null && input.host.registrable !== null && seenLongAgo(stored, input.host.registrable, now)) {
+  if (touch && stored !== null && host.registrable !== null && seenLongAgo(stored, host.registrable, now)) {
     const keyId = stored.id;
-    const domain = input.host.registrable;
+    const domain = host.registrable;
     await fromStore(() => store.touchDomain(keyId, domain, now));
   }
 
   const keyId = stored?.id ?? null;
-  await fromStore(() => store.logRequest({ at: now, keyId, host: input.host.hote, ip: input.ip }));
+  await fromStore(() => store.logRequest({ at: now, keyId, host: host.hote, ip: input.ip }));
 
   const envelope = signDonnees(decision.donnees, context.signer);
-  logger.info({ hint, ok: decision.donnees.ok, motif: decision.donnees.motif, hote: input.host.hote }, 'verdict');
+  logger.info({ hint, ok: decision.donnees.ok, motif: decision.donnees.motif, hote: host.hote }, 'verdict');
   return envelope;
 }

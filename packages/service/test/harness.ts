@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { verifyEnvelope, type SignedEnvelope } from '@licence/core';
+import { isRecord, verifyEnvelope, type SignedEnvelope } from '@licence/core';
 import { loadSignatureVectors } from '@licence/vectors';
 import { createService } from '../src/create-service.js';
 import { createMemoryRateLimiter } from '../src/memory-rate-limiter.js';
 import { createMemoryStore, type MemoryStore } from '../src/memory-store.js';
 import { createNodeSigner } from '../src/node-signer.js';
-import { isObject } from '../src/request-body.js';
 import type { Clock, Logger, RateLimiter, Store } from '../src/ports.js';
 import type { Service, ServiceOptions, ServiceRequest, ServiceResponse } from '../src/service-types.js';
 
@@ -149,7 +148,7 @@ export function adminRequest(
 
 export function json(response: ServiceResponse): Record<string, unknown> {
   const value: unknown = JSON.parse(response.body);
-  if (!isObject(value)) throw new Error('expected a JSON object');
+  if (!isRecord(value)) throw new Error('expected a JSON object');
   return value;
 }
 

@@ -1,0 +1,115 @@
+import type { ParseArgsConfig } from 'node:util';
+
+/**
+ * The commands of the `licence` command line (docs/protocol.md#administration): each name, its
+ * usage line and its options. `CommandName` is this table's keys, so a new command is a name the
+ * dispatch in cli-args.ts must handle (or fail to compile).
+ */
+
+/**
+ * How the command is typed in a clone of the repository: the root package.json's `licence` script
+ * (docs/protocol.md#administration). `node apps/koa-server/bin/licence.mjs` is the same program.
+ */
+export const COMMAND = 'pnpm licence';
+
+export const USAGE = `licence: the licence verification service and its administration
+
+Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of --json output):
+  ${COMMAND} serve                                   start the HTTP service (embedded SQLite default)
+  ${COMMAND} keygen --out FILE | --print-seed        make a new Ed25519 signing key, print its public key
+  ${COMMAND} product add <id> --author <a> --name <n>
+  ${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]
+  ${COMMAND} key show <cle>
+  ${COMMAND} key regenerate <cle>
+  ${COMMAND} key transfer <cle> [--from <host>] [--to <host>]
+  ${COMMAND} key revoke <cle> [--reason <text>]
+  ${COMMAND} installations <produit>
+  ${COMMAND} purge                                   erase client IPs older than twelve months
+
+Options:
+  --json        print the result as JSON (every command that prints data)
+  -h, --help    this help; \`${COMMAND} <command> --help\` for one command
+
+Environment (docs/protocol.md#configuration): HOST, PORT, LICENCE_DATA_DIR, DATABASE_URL,
+LICENCE_SIGNING_KEY, LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL.
+Admin commands work on the store of LICENCE_DATA_DIR (default ./data) directly: no token needed.
+Exit codes: 0 done, 1 error, 2 usage.
+`;
+
+export interface CommandSpec {
+  readonly usage: string;
+  readonly positionals: readonly string[];
+  readonly options: NonNullable<ParseArgsConfig['options']>;
+}
+
+const JSON_OPTION = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+
+const COMMANDS = {
+  serve: { usage: `${COMMAND} serve`, positionals: [], options: { help: JSON_OPTION.help } },
+  keygen: {
+    usage: `${COMMAND} keygen [--out FILE] [--print-seed] [--json]  (writes FILE with mode 0600, never over an existing file)`,
+    positionals: [],
+    options: { ...JSON_OPTION, out: { type: 'string' }, 'print-seed': { type: 'boolean' } },
+  },
+  'product add': {
+    usage: `${COMMAND} product add <id> --author <author> --name <name> [--json]`,
+    positionals: ['id'],
+    options: { ...JSON_OPTION, author: { type: 'string' }, name: { type: 'string' } },
+  },
+  'key issue': {
+    usage: `${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]`,
+    positionals: [],
+    options: {
+      ...JSON_OPTION,
+      produit: { type: 'string' },
+      kind: { type: 'string' },
+      sites: { type: 'string' },
+      expire: { type: 'string' },
+    },
+  },
+  'key show': { usage: `${COMMAND} key show <cle> [--json]`, positionals: ['cle'], options: JSON_OPTION },
+  'key regenerate': { usage: `${COMMAND} key regenerate <cle> [--json]`, positionals: ['cle'], options: JSON_OPTION },
+  'key transfer': {
+    usage: `${COMMAND} key transfer <cle> [--from <host>] [--to <host>] [--json]`,
+    positionals: ['cle'],
+    options: { ...JSON_OPTION, from: { type: 'string' }, to: { type: 'string' } },
+  },
+  'key revoke': {
+    usage: `${COMMAND} key revoke <cle> [--reason <text>] [--json]`,
+    positionals: ['cle'],
+    options: { ...JSON_OPTION, reason: { type: 'string' } },
+  },
+  installations: {
+    usage: `${COMMAND} installations <produit> [--json]`,
+    positionals: ['produit'],
+    options: JSON_OPTION,
+  },
+  purge: { usage: `${COMMAND} purge [--json]`, positionals: [], options: JSON_OPTION },
+} as const satisfies Readonly<Record<string, CommandSpec>>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+/**
+ * True for a command of the table, and for nothing else: an own key only, so that `toString` or
+ * `__proto__` is an unknown command, not something inherited from Object.prototype.
+ */
+export function isCommandName(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+export function commandSpec(name: CommandName): CommandSpec {
+  return COMMANDS[name];
+}
+
+/** The words that take a second one (`product add`, `key show`...). */
+export function isGroup(word: string): boolean {
+  return word === 'product' || word === 'key';
+}
+
+/** The usage lines of a group's commands. */
+export function groupUsage(group: string): string {
+  const lines = Object.entries(COMMANDS)
+    .filter(([name]) => name.startsWith(`${group} `))
+    .map(([, spec]) => `  ${spec.usage}`);
+  return `Usage:\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,81 @@
+/**
+ * Every way key administration refuses (docs/protocol.md#key-lifecycle, #administration), in one
+ * table: a stable code, its message and its class. The operations throw these; only the admin HTTP
+ * routes turn a class into a status and a problem type (admin-routes.ts), and the CLI prints the
+ * message. A message never holds a licence key: a key appears only as its four-character hint
+ * (docs/protocol.md#privacy).
+ */
+
+/** The classes of refusal: bad input, nothing by that name, a state that forbids it, the store down. */
+export type AdminErrorClass = 'invalid' | 'not-found' | 'conflict' | 'unavailable';
+
+/** The parameters of each code's message. */
+interface AdminErrorParameters {
+  /** `problem` says what is wrong with `field`, e.g. "is required". */
+  readonly INVALID_FIELD: [field: string, problem: string];
+  readonly PRODUCT_NOT_FOUND: [id: string];
+  readonly KEY_NOT_FOUND: [hint: string];
+  readonly PRODUCT_EXISTS: [id: string];
+  readonly DEV_KEY_EXISTS: [produit: string];
+  /** `state`: why it is dead (`revocation`, `expiree`...), or that it changed meanwhile. */
+  readonly KEY_NOT_ALIVE: [hint: string, state: string];
+  readonly DOMAIN_NOT_BOUND: [hint: string, domain: string];
+  readonly TOO_MANY_DOMAINS: [hint: string, sites: number, to: string, count: number];
+  readonly STORE_UNAVAILABLE: [];
+}
+
+export type AdminErrorCode = keyof AdminErrorParameters;
+
+const ADMIN_ERRORS: {
+  readonly [C in AdminErrorCode]: {
+    readonly class: AdminErrorClass;
+    readonly message: (...parameters: AdminErrorParameters[C]) => string;
+  };
+} = {
+  INVALID_FIELD: { class: 'invalid', message: (field, problem) => `${field}: ${problem}` },
+  PRODUCT_NOT_FOUND: { class: 'not-found', message: (id) => `no product ${id}` },
+  KEY_NOT_FOUND: { class: 'not-found', message: (hint) => `no key ending in ${hint}` },
+  PRODUCT_EXISTS: { class: 'conflict', message: (id) => `product ${id} already exists` },
+  DEV_KEY_EXISTS: {
+    class: 'conflict',
+    message: (produit) => `product ${produit} already has a live dev key; regenerate it instead`,
+  },
+  KEY_NOT_ALIVE: { class: 'conflict', message: (hint, state) => `key ${hint} is no longer alive (${state})` },
+  DOMAIN_NOT_BOUND: { class: 'conflict', message: (hint, domain) => `key ${hint} is not bound to ${domain}` },
+  TOO_MANY_DOMAINS: {
+    class: 'conflict',
+    message: (hint, sites, to, count) => `key ${hint} allows ${sites} domain(s); ${to} would make ${count}`,
+  },
+  STORE_UNAVAILABLE: { class: 'unavailable', message: () => 'the key store is unavailable; try again later' },
+};
+
+/** A refusal of key administration. `cause` keeps an underlying fault (the store's) for the log. */
+export class AdminError extends Error {
+  override readonly name = 'AdminError';
+
+  constructor(
+    readonly code: AdminErrorCode,
+    readonly errorClass: AdminErrorClass,
+    message: string,
+    options?: { readonly cause?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  }
+}
+
+/** The error of `code`, its message built from `parameters`. */
+export function adminError<C extends AdminErrorCode>(code: C, ...parameters: AdminErrorParameters[C]): AdminError {
+  const entry = ADMIN_ERRORS[code];
+  return new AdminError(code, entry.class, entry.message(...parameters));
+}
+
+/** The store failed (docs/protocol.md#errors: a fault, never a refusal of the request itself). */
+export function storeUnavailable(cause: unknown): AdminError {
+  const entry = ADMIN_ERRORS.STORE_UNAVAILABLE;
+  return new AdminError('STORE_UNAVAILABLE', entry.class, entry.message(), { cause });
+}
+
+/** True for an `AdminError`. */
+export function isAdminError(error: unknown): error is AdminError {
+  return error instanceof AdminError;
+}

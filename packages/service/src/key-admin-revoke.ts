@@ -1,0 +1,19 @@
+import { formatQuand } from '@licence/core';
+import { changedMeanwhile, findKey, fromStore, requireAlive } from './key-admin-keys.js';
+import * as rules from './key-admin-rules.js';
+import type { KeyAdminOptions, RevokedKey, RevokeInput } from './key-admin-types.js';
+import { nowSeconds } from './service-context.js';
+
+/** Revokes a live key for good (docs/protocol.md#key-lifecycle): it then answers `revocation`. */
+export async function revokeKey(options: KeyAdminOptions, cle: string, input: RevokeInput): Promise<RevokedKey> {
+  const { store, clock, logger } = options;
+  const reason = input.reason === undefined ? null : rules.text('reason', input.reason, rules.MAX_REASON_LENGTH);
+  const stored = await findKey(store, cle);
+  const now = nowSeconds(clock);
+  requireAlive(stored, now);
+  const result = await fromStore(() => store.revokeKey(stored.id, reason, now));
+  if (result === 'not-active') throw changedMeanwhile(stored);
+  // The reason is for the author: kept in the store, never logged.
+  logger.info({ action: 'key.revoke', hint: stored.hint }, 'key revoked');
+  return { hint: stored.hint, status: 'revocation', quand: formatQuand(now) };
+}

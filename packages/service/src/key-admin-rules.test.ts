@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { invalidField } from '../test/invalid-field.js';
+import { expire, expireAllowed, key, sites, slug, text, transferDomain } from './key-admin-rules.js';
+import { parseDateTime } from './parse-date-time.js';
+
+const detail = invalidField;
+
+const NOW = Date.parse('2026-11-22T10:14:00Z') / 1000;
+const seconds = (iso: string): number => parseDateTime(iso) ?? Number.NaN;
+
+describe('key administration rules', () => {
+  it('slug', () => {
+    expect(slug('id', 'mon-theme.v2_x')).toBe('mon-theme.v2_x');
+    expect(detail(() => slug('id', 'Mon Theme'))).toBe(
+      'id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"',
+    );
+    expect(detail(() => slug('id', 'a'.repeat(65)))).toBe(
+      'id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"',
+    );
+    expect(detail(() => slug('id', ''))).toBe('id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"');
+  });
+
+  it('text', () => {
+    expect(text('name', '  Mon Thème  ')).toBe('Mon Thème');
+    expect(detail(() => text('name', ''))).toBe('name: is empty');
+    expect(detail(() => text('name', 'x'.repeat(201)))).toBe('name: expected at most 200 characters, got 201');
+    expect(detail(() => text('name', 'a\nb'))).toBe('name: must not hold control characters');
+    expect(text('reason', 'fraud', 10)).toBe('fraud');
+    expect(detail(() => text('reason', 'x'.repeat(11), 10))).toBe('reason: expected at most 10 characters, got 11');
+  });
+
+  it('sites', () => {
+    expect(sites(undefined, 'buyer')).toBe(1);
+    expect(sites(5, 'trial')).toBe(5);
+    expect(sites(undefined, 'dev')).toBe(0);
+    expect(detail(() => sites(0, 'buyer'))).toBe('sites: expected an integer from 1 to 1000');
+    expect(detail(() => sites(1001, 'buyer'))).toBe('sites: expected an integer from 1 to 1000');
+    expect(detail(() => sites(1.5, 'buyer'))).toBe('sites: expected an integer from 1 to 1000');
+    expect(detail(() => sites(Number.NaN, 'buyer'))).toBe('sites: expected an integer from 1 to 1000');
+    expect(detail(() => sites(2, 'dev'))).toBe('sites: a dev key binds no domain; leave sites out');
+    expect(detail(() => sites(0, 'dev'))).toBe('sites: a dev key binds no domain; leave sites out');
+  });
+
+  it('expire: required for a trial, refused for other kinds, in the future', () => {
+    const end = seconds('2026-12-31T23:59:59Z');
+    expect(expire(end, 'trial', NOW)).toBe(end);
+    expect(expire(undefined, 'buyer', NOW)).toBeNull();
+    expect(detail(() => expire(undefined, 'trial', NOW))).toBe('expire: is required for a trial key');
+    expect(detail(() => expireAllowed(false, 'trial'))).toBe('expire: is required for a trial key');
+    expect(detail(() => expire(end, 'buyer', NOW))).toBe(
+      'expire: only a trial key has an end; leave expire out for a buyer key',
+    );
+    expect(detail(() => expireAllowed(true, 'dev'))).toBe(
+      'expire: only a trial key has an end; leave expire out for a dev key',
+    );
+    expect(detail(() => expire(seconds('2026-11-22T10:14:00Z'), 'trial', NOW))).toBe('expire: must be in the future');
+    expect(detail(() => expire(seconds('9999-12-31T23:59:59-01:00'), 'trial', NOW))).toBe(
+      'expire: must be no later than 9999-12-31T23:59:59Z',
+    );
+  });
+
+  it('expire: a Date, or seconds with a fraction, to whole seconds; an invalid Date is refused', () => {
+    const end = seconds('2026-12-31T23:59:59Z');
+    expect(expire(new Date('2026-12-31T23:59:59.750Z'), 'trial', NOW)).toBe(end);
+    expect(expire(end + 0.5, 'trial', NOW)).toBe(end);
+    expect(detail(() => expire(new Date('tomorrow'), 'trial', NOW))).toBe('expire: expected a valid date and time');
+    expect(detail(() => expire(Number.POSITIVE_INFINITY, 'trial', NOW))).toBe('expire: expected a valid date and time');
+  });
+
+  it('key: any spelling, normalised; core refusals name cle', () => {
+    expect(key('gnz76-1vg7g 9dkmj')).toBe('GNZ761VG7G9DKMJ');
+    expect(detail(() => key('---'))).toBe('cle: holds no letter or digit');
+    expect(detail(() => key('A'.repeat(1025)))).toBe('cle: longer than 1024 characters');
+  });
+
+  it('transferDomain: hosts to registrable domains, with the field named in messages', () => {
+    expect(transferDomain('from', 'https://www.boutique.exemple.fr:8443/panier')).toBe('exemple.fr');
+    expect(transferDomain('to', 'dev.exemple.fr')).toBe('exemple.fr');
+    expect(transferDomain('from', 'localhost')).toBe('localhost');
+    expect(detail(() => transferDomain('to', 'localhost'))).toBe(
+      'to: a test or staging host is never bound; give the real domain',
+    );
+    expect(detail(() => transferDomain('to', 'boutique.local'))).toBe(
+      'to: a test or staging host is never bound; give the real domain',
+    );
+    expect(detail(() => transferDomain('to', 'ftp://exemple.fr'))).toBe('to: scheme must be http or https, got ftp');
+    expect(detail(() => transferDomain('from', 'co.uk'))).toBe(
+      'from: host is a public suffix (co.uk) and names no site',
+    );
+  });
+
+  it('transferDomain is idempotent: a domain it answered is answered again', () => {
+    for (const host of [
+      'https://www.boutique.exemple.fr:8443/panier',
+      'LocalHost',
+      'xn--mnchen-3ya.de',
+      'münchen.de',
+    ]) {
+      const once = transferDomain('from', host);
+      expect(transferDomain('from', once)).toBe(once);
+    }
+  });
+});

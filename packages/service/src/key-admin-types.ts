@@ -1,0 +1,122 @@
+import type { KeyKind, KeyStatus, RandomBytes } from '@licence/core';
+import type { Clock, Logger, Store } from './ports.js';
+
+/**
+ * Key administration's language (docs/protocol.md#key-lifecycle, #administration): what its
+ * operations take, typed, and what they answer, the very JSON bodies of the admin API.
+ */
+
+export interface KeyAdminOptions {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly random: RandomBytes;
+  readonly logger: Logger;
+}
+
+/** A new product. `author` and `name` are trimmed. */
+export interface ProductInput {
+  readonly id: string;
+  readonly author: string;
+  readonly name: string;
+}
+
+/** A new key of `produit`. `sites` and `expire` follow docs/protocol.md#key-lifecycle's table. */
+export interface IssueKeyInput {
+  readonly produit: string;
+  readonly kind: KeyKind;
+  /** Domains it may bind: buyer and trial keys only, default 1. */
+  readonly sites?: number | undefined;
+  /** A trial's end (required for a trial, refused otherwise): whole seconds since the epoch, or a Date. */
+  readonly expire?: number | Date | undefined;
+}
+
+/** A transfer: the key's domains minus `from`, plus `to` (hosts or URLs). */
+export interface TransferInput {
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+}
+
+export interface RevokeInput {
+  /** For the author's own records: kept, never logged. */
+  readonly reason?: string | undefined;
+}
+
+export interface ProductView {
+  readonly id: string;
+  readonly author: string;
+  readonly name: string;
+}
+
+export interface IssuedKey {
+  /** The formatted key (`XXXXX-XXXXX-...`), shown this once. */
+  readonly cle: string;
+  readonly hint: string;
+  readonly produit: string;
+  readonly kind: KeyKind;
+  readonly sites: number;
+  /** ISO 8601 end of a trial; null otherwise. */
+  readonly expire: string | null;
+}
+
+export interface DomainView {
+  readonly domain: string;
+  readonly firstSeen: string;
+  readonly lastSeen: string;
+}
+
+/** A key's state as the admin sees it: `expiree` is a trial past its end (its stored status is active). */
+export type KeyState = KeyStatus | 'expiree';
+
+export interface KeyView {
+  readonly hint: string;
+  readonly produit: string;
+  readonly kind: KeyKind;
+  readonly status: KeyState;
+  readonly sites: number;
+  readonly expire: string | null;
+  /** When it was replaced or revoked; null while active. */
+  readonly quand: string | null;
+  /** The revocation reason, for the author only; null otherwise. */
+  readonly reason: string | null;
+  readonly domains: readonly DomainView[];
+}
+
+export interface ReplacedKey {
+  /** The new formatted key, shown this once. */
+  readonly cle: string;
+}
+
+export interface RevokedKey {
+  readonly hint: string;
+  readonly status: 'revocation';
+  readonly quand: string;
+}
+
+export interface InstallationsView {
+  readonly produit: string;
+  /** Bound domains of the keys still alive: the product's installations. */
+  readonly count: number;
+  readonly keys: readonly {
+    readonly hint: string;
+    readonly kind: KeyKind;
+    readonly status: KeyStatus;
+    readonly domains: readonly DomainView[];
+  }[];
+}
+
+/**
+ * The operations. Each checks its input with the rules of key-admin-rules.ts and throws an
+ * `AdminError` (admin-errors.ts) when it refuses. Keys are taken in any spelling
+ * (docs/protocol.md#key-normalisation).
+ */
+export interface KeyAdmin {
+  addProduct(input: ProductInput): Promise<ProductView>;
+  issueKey(input: IssueKeyInput): Promise<IssuedKey>;
+  showKey(cle: string): Promise<KeyView>;
+  regenerateKey(cle: string): Promise<ReplacedKey>;
+  transferKey(cle: string, input?: TransferInput): Promise<ReplacedKey>;
+  revokeKey(cle: string, input?: RevokeInput): Promise<RevokedKey>;
+  installations(productId: string): Promise<InstallationsView>;
+  /** docs/protocol.md#privacy: erase client IPs older than twelve months. */
+  purge(): Promise<{ readonly erased: number }>;
+}

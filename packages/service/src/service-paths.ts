@@ -1,0 +1,25 @@
+import { isAdminPath } from './admin-routes.js';
+import { HEALTH_PATH } from './create-service.js';
+import { PUBLIC_PATHS } from './public-endpoint.js';
+import { MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
+
+/**
+ * What an adapter needs to know of the service's paths, so that none of them is written twice:
+ * which paths are the service's, and how large a body each may read.
+ */
+
+/**
+ * The paths the service answers (docs/protocol.md#request, #administration): a middleware mounted
+ * in a bigger app leaves the others to it.
+ */
+export function isServicePath(path: string): boolean {
+  return PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || isAdminPath(path);
+}
+
+/**
+ * The body cap for a path (docs/protocol.md#limits): the admin API's for `/admin` and below, the
+ * public endpoint's everywhere else.
+ */
+export function bodyLimitFor(path: string): number {
+  return isAdminPath(path) ? MAX_ADMIN_BODY_BYTES : MAX_BODY_BYTES;
+}
