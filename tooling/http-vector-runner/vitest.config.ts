@@ -1,13 +1,4 @@
 import { defineConfig } from 'vitest/config';
+import { packageTests } from '../../tooling/build-config/package-tests';
 
-export default defineConfig({
-  test: {
-    // A bound on a hung test, not a speed target: CI runs every package at once on two cores, where
-    // property runs and real servers take several times their quiet-machine time.
-    testTimeout: 30_000,
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    // The JSON report lets .ci/run print one plain "N passed, N failed" line for the whole suite.
-    reporters: ['default', 'json'],
-    outputFile: { json: 'test-results.json' },
-  },
-});
+export default defineConfig({ test: packageTests });

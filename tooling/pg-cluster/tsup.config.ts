@@ -1,9 +1,4 @@
 import { defineConfig } from 'tsup';
+import { libraryBuild } from '../../tooling/build-config/library-build';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/vitest.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  target: 'es2022',
-});
+export default defineConfig({ ...libraryBuild, entry: ['src/index.ts', 'src/vitest.ts'] });

@@ -1,39 +1,29 @@
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IncomingHttpHeaders } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { loopbackServerForFile } from '../test/loopback-server.js';
 import { adminCall, exchange, parseAnswers, send } from './http-client.js';
 
 /** The two ways to talk to a server, against a real node:http server on loopback that echoes what it got. */
 
-let server: Server;
 let url = '';
 let seen: { headers: IncomingHttpHeaders; body: string } | undefined;
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      seen = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
-      const status = request.url === '/fail' ? 409 : 200;
-      const text = JSON.stringify({ path: request.url, method: request.method });
-      response.writeHead(status, {
-        'content-type': 'application/json',
-        'content-length': String(Buffer.byteLength(text)),
-        'x-two': ['a', 'b'],
-      });
-      response.end(text);
+loopbackServerForFile(
+  (request, body, response) => {
+    seen = { headers: request.headers, body: body.toString('utf8') };
+    const status = request.url === '/fail' ? 409 : 200;
+    const text = JSON.stringify({ path: request.url, method: request.method });
+    response.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      'x-two': ['a', 'b'],
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('not listening on TCP');
-  url = `http://127.0.0.1:${address.port}`;
-});
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+    response.end(text);
+  },
+  (started) => {
+    url = started;
+  },
+);
 
 describe('send', () => {
   it('sends exactly the headers given (no User-Agent of its own) and joins repeated answer headers', async () => {

@@ -14,3 +14,36 @@ export function keySpellings(formatted: string): string[] {
 export function linesHolding(lines: readonly string[], secrets: readonly string[]): string[] {
   return lines.filter((line) => secrets.some((secret) => line.includes(secret)));
 }
+
+/**
+ * A careless log call's fields: a secret at the top level, one and two levels down (where a
+ * `{req: {headers}}` or a `{body: {cle}}` would put one), beside a key's hint, which may be logged.
+ * Every logger's redaction test writes it: the Koa server's pino and the Lambda handler's JSON lines.
+ */
+export const CARELESS_LOG_FIELDS: Readonly<Record<string, unknown>> = {
+  cle: 'ABCDE-FGHJK',
+  token: 'tok-123',
+  req: { headers: { authorization: 'Bearer tok-456' } },
+  body: { cle: 'KLMNP' },
+  config: { signingKey: 'c2VlZA==', adminToken: 'adm-789' },
+  seed: 'c2VlZDI=',
+  hint: 'HJK2',
+};
+
+/** What of `CARELESS_LOG_FIELDS` must never reach the line. */
+export const CARELESS_LOG_SECRETS: readonly string[] = [
+  'ABCDE',
+  'tok-123',
+  'tok-456',
+  'KLMNP',
+  'c2VlZA',
+  'adm-789',
+  'c2VlZDI',
+];
+
+/** What the line still says once redacted: the censored fields, and the hint as it was. */
+export const REDACTED_CARELESS_FIELDS = {
+  cle: '[redacted]',
+  hint: 'HJK2',
+  req: { headers: { authorization: '[redacted]' } },
+} as const;

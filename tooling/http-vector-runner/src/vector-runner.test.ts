@@ -1,10 +1,10 @@
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createNobleSigner, decodeBase64, parseHost, signDonnees } from '@licence/core';
 import type { Donnees } from '@licence/core';
 import { loadHttpVectors, loadSignatureVectors } from '@licence/vectors';
 import type { HttpCase } from '@licence/vectors';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { loopbackServerForFile } from '../test/loopback-server.js';
 import { createTestClock } from './test-clock.js';
 import { buildRequest, checkAnswer, checkEnvelope, runHttpCase, substitute } from './vector-runner.js';
 import { PRODUCT_UA } from './product-user-agent.js';
@@ -37,7 +37,6 @@ function unknownKeyEnvelope(body: Record<string, unknown>, nowSeconds: number): 
   return signDonnees(donnees, signer);
 }
 
-let server: Server;
 let url = '';
 /** The last request the fake service saw, to check what the runner sent. */
 let lastRequest: { method: string; url: string; headers: IncomingMessage['headers']; body: string } | undefined;
@@ -47,46 +46,37 @@ function answer(response: ServerResponse, status: number, headers: Record<string
   response.end(body);
 }
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      lastRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
-      if (request.url === '/api/licence' && request.method === 'POST') {
-        const parsed = JSON.parse(body) as Record<string, unknown>;
-        answer(
-          response,
-          200,
-          { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' },
-          JSON.stringify(unknownKeyEnvelope(parsed, 1795342440)),
-        );
-        return;
-      }
-      const problem = {
-        type: 'https://licence.dev/problems/not-found',
-        title: 'Not found',
-        status: 404,
-        detail: 'no such path',
-      };
+loopbackServerForFile(
+  (request, bytes, response) => {
+    const body = bytes.toString('utf8');
+    lastRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
+    if (request.url === '/api/licence' && request.method === 'POST') {
+      const parsed = JSON.parse(body) as Record<string, unknown>;
       answer(
         response,
-        404,
-        { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
-        JSON.stringify(problem),
+        200,
+        { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'cache-control': 'no-store' },
+        JSON.stringify(unknownKeyEnvelope(parsed, 1795342440)),
       );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('not listening on TCP');
-  url = `http://127.0.0.1:${address.port}`;
-});
-
-afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+      return;
+    }
+    const problem = {
+      type: 'https://licence.dev/problems/not-found',
+      title: 'Not found',
+      status: 404,
+      detail: 'no such path',
+    };
+    answer(
+      response,
+      404,
+      { 'content-type': 'application/problem+json', 'cache-control': 'no-store' },
+      JSON.stringify(problem),
+    );
+  },
+  (started) => {
+    url = started;
+  },
+);
 
 function target(publicKey = PUBLIC_KEY) {
   return { url, adminToken: 'a-token-of-sixteen-chars', publicKey, clock: createTestClock(0) };

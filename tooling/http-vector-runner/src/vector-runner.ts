@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { parseHost, verifyEnvelope } from '@licence/core';
+import { isRecord, parseHost, verifyEnvelope } from '@licence/core';
 import type { HttpCase, HttpVectorExpect, HttpVectorRequest } from '@licence/vectors';
 import { send } from './http-client.js';
 import type { HttpAnswer } from './http-client.js';
@@ -22,11 +22,6 @@ export interface SentRequest {
   readonly body: Buffer | undefined;
   /** The JSON `body` of the step after substitution, when it had one. */
   readonly json: unknown;
-}
-
-/** A JSON object (core has the same test but does not export it). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)(?::(lower|bare))?\}/g;

@@ -196,12 +196,36 @@ function scripts(modules: Record<string, string>, body: string): { mjs: string; 
 let work = '';
 let product = '';
 let server = '';
+
 const tarballs = new Map<string, Tarball>();
 
 function tarball(name: string): Tarball {
   const found = tarballs.get(name);
   if (found === undefined) throw new Error(`${name} was not packed`);
   return found;
+}
+
+/** The built entry each format must resolve to. */
+const distEntry = { mjs: /\/dist\/index\.js$/, cjs: /\/dist\/index\.cjs$/ } as const;
+
+/**
+ * Two tests, one per module format: `body` runs in the server project (file `<file>.mjs`, then
+ * `<file>.cjs`) with `modules` bound, and `check` judges the JSON it printed.
+ */
+function itRunsInTheServerProject(
+  title: string,
+  file: string,
+  modules: Record<string, string>,
+  body: string,
+  check: (result: Record<string, unknown>, format: 'mjs' | 'cjs') => void,
+): void {
+  it.each(['mjs', 'cjs'] as const)(
+    title,
+    async (format) => {
+      check(await node(server, `${file}.${format}`, scripts(modules, body)[format]), format);
+    },
+    TEST_TIMEOUT_MS,
+  );
 }
 
 beforeAll(async () => {
@@ -496,17 +520,13 @@ describe('the server packages and core, installed together with npm', () => {
     otherHost: core.verifyEnvelope(envelope, [publicKey], { ...expectation, hote: 'autre.fr' }),
     untrustedKey: core.verifyEnvelope(envelope, [otherKey], expectation) }));`;
 
-  it.each(['mjs', 'cjs'] as const)(
+  itRunsInTheServerProject(
     '@licence/core signs a verdict and verifies it (%s)',
-    async (format) => {
-      const result = await node(
-        server,
-        `core-check.${format}`,
-        scripts({ core: '@licence/core' }, signAndVerify)[format],
-      );
-      expect(result.resolved).toEqual({
-        '@licence/core': expect.stringMatching(format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/),
-      });
+    'core-check',
+    { core: '@licence/core' },
+    signAndVerify,
+    (result, format) => {
+      expect(result.resolved).toEqual({ '@licence/core': expect.stringMatching(distEntry[format]) });
       expect(result).toMatchObject({
         host: { hote: 'boutique.exemple.fr', registrable: 'exemple.fr', test: false },
         ok: true,
@@ -519,7 +539,6 @@ describe('the server packages and core, installed together with npm', () => {
         untrustedKey: false,
       });
     },
-    TEST_TIMEOUT_MS,
   );
 
   const roundTrip = `
@@ -550,14 +569,12 @@ describe('the server packages and core, installed together with npm', () => {
     rmSync(cacheDir, { recursive: true, force: true });
   }`;
 
-  it.each(['mjs', 'cjs'] as const)(
+  itRunsInTheServerProject(
     '@licence/client accepts a verdict @licence/core signed (%s)',
-    async (format) => {
-      const result = await node(
-        server,
-        `round-trip.${format}`,
-        scripts({ core: '@licence/core', client: '@licence/client' }, roundTrip)[format],
-      );
+    'round-trip',
+    { core: '@licence/core', client: '@licence/client' },
+    roundTrip,
+    (result) => {
       const verdict = { runs: true, state: 'refreshed', ok: true, domaine: 'exemple.fr' };
       expect(result.results).toEqual([
         { crypto: 'node:crypto', ...verdict },
@@ -573,7 +590,6 @@ describe('the server packages and core, installed together with npm', () => {
       // (README "Install": catch the client's errors with the client's own exports).
       expect(result.sameValidationError).toBe(false);
     },
-    TEST_TIMEOUT_MS,
   );
 
   const load = `
@@ -587,13 +603,16 @@ describe('the server packages and core, installed together with npm', () => {
     vectors: '@licence/vectors',
   };
 
-  it.each(['mjs', 'cjs'] as const)(
+  itRunsInTheServerProject(
     '@licence/service, both stores and @licence/vectors load (%s)',
-    async (format) => {
-      const result = await node(server, `server-check.${format}`, scripts(serverModules, load)[format]);
-      const entry = format === 'mjs' ? /\/dist\/index\.js$/ : /\/dist\/index\.cjs$/;
+    'server-check',
+    serverModules,
+    load,
+    (result, format) => {
       expect(result.resolved).toEqual(
-        Object.fromEntries(Object.values(serverModules).map((specifier) => [specifier, expect.stringMatching(entry)])),
+        Object.fromEntries(
+          Object.values(serverModules).map((specifier) => [specifier, expect.stringMatching(distEntry[format])]),
+        ),
       );
       expect(result).toMatchObject({
         createService: 'function',
@@ -604,6 +623,5 @@ describe('the server packages and core, installed together with npm', () => {
       expect(result.keyCases).toBeGreaterThan(0);
       expect(result.httpCases).toBeGreaterThan(0);
     },
-    TEST_TIMEOUT_MS,
   );
 });

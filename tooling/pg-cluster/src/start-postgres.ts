@@ -58,7 +58,11 @@ function command(binDir: string, tool: string, args: readonly string[]): { file:
     : { file: path, args: [...args] };
 }
 
-function describeError(error: unknown): string {
+/**
+ * A failed PostgreSQL tool as one line: its message, with what it wrote on stderr (why initdb or
+ * pg_ctl failed). Not core's `errorMessage`: this package stands alone, without @licence/core.
+ */
+function toolFailure(error: unknown): string {
   if (error instanceof Error) {
     const stderr = 'stderr' in error && typeof error.stderr === 'string' ? error.stderr.trim() : '';
     return stderr === '' ? error.message : `${error.message.split('\n')[0] ?? ''}: ${stderr}`;
@@ -71,7 +75,7 @@ async function tool(binDir: string, name: string, args: readonly string[]): Prom
   try {
     await run(file, argv, { timeout: 60_000 });
   } catch (error) {
-    throw new Error(`${name} failed: ${describeError(error)}`, { cause: error });
+    throw new Error(`${name} failed: ${toolFailure(error)}`, { cause: error });
   }
 }
 
@@ -84,7 +88,7 @@ async function logTail(file: string): Promise<string> {
   try {
     return (await readFile(file, 'utf8')).trim().split('\n').slice(-5).join(' | ');
   } catch (error) {
-    return `(no server log: ${describeError(error)})`;
+    return `(no server log: ${toolFailure(error)})`;
   }
 }
 
@@ -119,7 +123,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       try {
         execFileSync(file, args, { stdio: 'ignore', timeout: 10_000 });
       } catch (error) {
-        console.error(`startPostgres: could not stop the cluster in ${dataDir}: ${describeError(error)}`);
+        console.error(`startPostgres: could not stop the cluster in ${dataDir}: ${toolFailure(error)}`);
       }
     }
     rmSync(root, { recursive: true, force: true });
@@ -200,7 +204,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
         break;
       } catch (error) {
         if (attempt >= 3) {
-          throw new Error(`${describeError(error)}; server log: ${await logTail(logFile)}`, { cause: error });
+          throw new Error(`${toolFailure(error)}; server log: ${await logTail(logFile)}`, { cause: error });
         }
       }
     }

@@ -1,0 +1,33 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The folders whose sources the shape rules cover: every package's and app's `src/`. */
+const GROUPS = ['packages', 'apps'];
+
+/**
+ * Whether a file under a `src/` is source the rules cover. Tests are not (`*.test.ts`), nor is
+ * `src/testing/`: @licence/service ships its Store contract suite there, a test suite every store
+ * runs, whose `describe` blocks are as long as the contract. Declaration files hold no functions.
+ */
+export function isCoveredSource(path: string): boolean {
+  return (
+    path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.endsWith('.d.ts') && !path.includes('/src/testing/')
+  );
+}
+
+/** The covered `.ts` files of packages/*\/src and apps/*\/src under `root`, as `/`-separated paths from it, sorted. */
+export function sourceFiles(root: string): string[] {
+  const files: string[] = [];
+  for (const group of GROUPS) {
+    if (!existsSync(join(root, group))) continue;
+    for (const name of readdirSync(join(root, group)).sort()) {
+      const src = join(root, group, name, 'src');
+      if (!existsSync(src)) continue;
+      for (const entry of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+        const path = `${group}/${name}/src/${entry.split('\\').join('/')}`;
+        if (isCoveredSource(path)) files.push(path);
+      }
+    }
+  }
+  return files.sort();
+}
