@@ -1,16 +1,12 @@
-import type { RandomBytes, VerdictSettings } from '@licence/core';
+import type { VerdictSettings } from '@licence/core';
 import type { CompiledTrustProxy } from './client-ip.js';
-import type { Clock, Logger, RateLimiter, Signer, Store } from './ports.js';
+import type { Clock } from './ports.js';
 import { HttpError } from './problem.js';
+import type { ServiceOptions } from './service-types.js';
 
 /** What every handler of the service gets: the ports, with options checked once at creation. */
-export interface ServiceContext {
-  readonly store: Store;
-  readonly rateLimiter: RateLimiter;
-  readonly clock: Clock;
-  readonly signer: Signer;
-  readonly logger: Logger;
-  readonly random: RandomBytes;
+export interface ServiceContext
+  extends Pick<ServiceOptions, 'store' | 'rateLimiter' | 'clock' | 'signer' | 'logger' | 'random'> {
   readonly settings: VerdictSettings | undefined;
   readonly trust: CompiledTrustProxy | undefined;
   readonly blockedUserAgents: readonly RegExp[];

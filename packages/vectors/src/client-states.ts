@@ -1,7 +1,10 @@
 import { loadVectors } from './vector-file.js';
 import type { VectorFile } from './vector-file.js';
 
-/** A verdict as it appears in the vectors (docs/protocol.md#verdict, #product-and-nonce). */
+/**
+ * A verdict as it appears in the vectors (docs/protocol.md#verdict, #product-and-nonce). The twin of
+ * core's `Donnees`, kept on purpose: this package is data and depends on no implementation.
+ */
 export interface ClientStateDonnees {
   readonly ok: boolean;
   readonly motif: string;
