@@ -32,6 +32,16 @@ foreach (['sodium', 'php'] as $mode) {
     }
 }
 
+// docs/protocol.md#hosts-in-clients: a case's `host` is what the client is configured with and
+// sends as is; expect.hote is its normalisation, once (www.www.x.fr gives www.x.fr, not x.fr).
+foreach ($file->cases as $case) {
+    if (isset($case->host)) {
+        test("[host] {$case->name}", static function () use ($case): void {
+            assertSame($case->expect->hote, Licence::normaliserHote($case->host), 'expect.hote');
+        });
+    }
+}
+
 test('programming errors are refused with a clear message', static function () use ($keys): void {
     $e = assertThrows(InvalidArgumentException::class, static fn () => Licence::etape(-1, null, null, $keys, ['hote' => 'x.fr']));
     assertSame('now: expected a non-negative integer (seconds), got -1', $e->getMessage());

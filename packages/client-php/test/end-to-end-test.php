@@ -333,6 +333,39 @@ foreach (['curl', 'flux'] as $t) {
         assertSame(10, ($counts['refreshed'] ?? 0) + ($counts['grace'] ?? 0) + ($counts['fresh'] ?? 0), 'the others kept the cached verdict or read the new one');
     });
 
+    test("{$t}: a www.www. site: binds boutique.fr, reuses its cache file, sees a revocation once due", static function () use ($t): void {
+        // docs/protocol.md#hosts-in-clients: the host is sent as configured and the service
+        // normalises it once, www.boutique.fr; normalising that again would give boutique.fr.
+        $server = servers()[$t];
+        $cle = $server->issueKey(PRODUIT);
+        $dir = tempDir();
+        $site = 'http://www.www.boutique.fr/';
+        $before = $server->licenceRequests();
+        $first = client($t, $cle, $dir, $site, time());
+        assertSame('www.boutique.fr', $first->hote(), 'hote');
+        assertSame([true, 'refreshed'], [$first->valide(), $first->etat()], 'first call');
+        $v = $first->verdict();
+        assertSame([true, 'www.boutique.fr', 'boutique.fr'], [$v['ok'], $v['hote'], $v['domaine']], 'ok, hote, domaine');
+        assertSame($before + 1, $server->licenceRequests(), 'calls reaching the server');
+        [$status, $installations] = $server->admin('GET', '/admin/products/' . PRODUIT . '/installations');
+        assertSame(200, $status, 'GET installations');
+        $hint = substr(str_replace('-', '', $cle), -4);
+        $mine = array_values(array_filter($installations['keys'], static fn (array $key): bool => $key['hint'] === $hint));
+        assertSame(1, count($mine), 'the key among the installations');
+        assertSame(['boutique.fr'], array_column($mine[0]['domains'], 'domain'), 'the bound domain');
+        $file = cacheFile($dir);
+        $second = client($t, $cle, $dir, $site, $v['emis'] + 3600);
+        assertSame([true, 'fresh'], [$second->valide(), $second->etat()], 'a second instance reads the cache file');
+        assertSame($before + 1, $server->licenceRequests(), 'no call while fresh');
+        $server->revoke($cle);
+        $due = client($t, $cle, $dir, $site, $v['revalider']);
+        assertSame([false, 'refreshed'], [$due->valide(), $due->etat()], 'at revalider');
+        assertSame(['revocation', 'www.boutique.fr'], [$due->verdict()['motif'], $due->verdict()['hote']], 'motif and hote');
+        assertSame($before + 2, $server->licenceRequests(), 'one more call');
+        assertSame($file, cacheFile($dir), 'the same cache file');
+        assertSame('revocation', cacheRecord($dir)['envelope']['donnees']['motif'], 'the revocation is on file');
+    });
+
     // Last on this server: it spends the rate limit of 127.0.0.1 for a minute.
     test("{$t}: 429: the cached verdict is kept and Retry-After is honoured", static function () use ($t): void {
         $server = servers()[$t];

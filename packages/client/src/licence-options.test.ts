@@ -24,6 +24,7 @@ describe('checkOptions: what a product gets', () => {
       cacheDir: '/var/cache/mon-theme',
       produit: 'mon-theme',
       endpoint: 'https://licences.example.com/api/licence',
+      host: 'https://www.boutique.exemple.fr/panier',
       hote: 'boutique.exemple.fr',
       userAgent: 'mon-theme (@licence/client 0.1.0)',
       timeoutMs: DEFAULT_TIMEOUT_MS,
@@ -37,6 +38,21 @@ describe('checkOptions: what a product gets', () => {
 
   it('resolves a relative cache folder once, against the current folder', () => {
     expect(checkOptions({ ...good, cacheDir: 'var/licence' }).cacheDir).toBe(resolve('var/licence'));
+  });
+
+  it('keeps the host as given, to send, and normalises it once, to expect (docs/protocol.md#hosts-in-clients)', () => {
+    expect(checkOptions({ ...good, host: 'http://www.www.boutique.fr' })).toMatchObject({
+      host: 'http://www.www.boutique.fr',
+      hote: 'www.boutique.fr',
+    });
+    expect(checkOptions({ ...good, host: 'www.www.www.boutique.fr' })).toMatchObject({
+      host: 'www.www.www.boutique.fr',
+      hote: 'www.www.boutique.fr',
+    });
+    expect(checkOptions({ ...good, host: ' boutique.exemple.fr\n' })).toMatchObject({
+      host: ' boutique.exemple.fr\n',
+      hote: 'boutique.exemple.fr',
+    });
   });
 
   it('keeps what the product passes', () => {

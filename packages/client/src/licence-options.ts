@@ -52,7 +52,12 @@ export interface LicenceConfig {
   readonly produit: string;
   readonly publicKeys: readonly Uint8Array[];
   readonly endpoint: string;
-  /** The normalised host (docs/protocol.md#host-normalisation), sent as `url` and required in every verdict. */
+  /**
+   * The site's host exactly as configured, sent as `url`: the service normalises what it receives,
+   * and normalising is not idempotent (docs/protocol.md#hosts-in-clients).
+   */
+  readonly host: string;
+  /** Its normalisation, once (docs/protocol.md#host-normalisation): every verdict must name it, and the cache file is keyed by it. */
   readonly hote: string;
   readonly userAgent: string;
   readonly fetch: FetchLike;
@@ -83,7 +88,7 @@ export function checkOptions(options: LicenceOptions): LicenceConfig {
     produit,
     publicKeys: checkPublicKeys(options.publicKeys),
     endpoint: serviceEndpoint(options.url),
-    hote: checkHost(options.host),
+    ...checkHost(options.host),
     userAgent: checkUserAgent(options.userAgent, produit),
     fetch: checkFetch(options.fetch),
     clock: checkClock(options.clock),
@@ -145,11 +150,16 @@ function checkPublicKeys(publicKeys: unknown): Uint8Array[] {
   });
 }
 
-/** docs/protocol.md#host-normalisation through core's parseHost, whose `url:` messages are renamed for this option. */
-function checkHost(host: unknown): string {
+/**
+ * docs/protocol.md#host-normalisation through core's parseHost, whose `url:` messages are renamed
+ * for this option: the host as given, to send, and its normalisation, to expect.
+ */
+function checkHost(host: unknown): { readonly host: string; readonly hote: string } {
   if (host === undefined) throw required('host', 'the site the product runs on, as a host name or a URL');
   try {
-    return parseHost(host).hote;
+    const { hote } = parseHost(host);
+    // parseHost takes nothing but a string: `host` is the very text the service will normalise.
+    return { host: String(host), hote };
   } catch (error) {
     if (isValidationError(error)) throw new ValidationError('host', error.message.replace(/^url:/, 'host:'));
     throw error;

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNobleSigner, decodeBase64, isValidationError, signDonnees } from '@licence/core';
+import { createNobleSigner, decodeBase64, isValidationError, parseHost, signDonnees } from '@licence/core';
 import type { Donnees } from '@licence/core';
 import { loadSignatureVectors } from '@licence/vectors';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ const signer = createNobleSigner(decodeBase64(keys.primary.seed, 'seed', 32));
 const NOW = 1_767_225_600;
 const CLE = 'ABCDE-FGHJK-MNPQR-STVWX-YZ012';
 
-/** Answers like the service: a signed ok verdict echoing the request's host, product and nonce. */
+/** Answers like the service: a signed ok verdict naming the request's host normalised once, its product and nonce. */
 function signedAnswer(request: ReceivedRequest, fields: Partial<Donnees> = {}): FakeAnswer {
   const body = JSON.parse(request.body) as { url: string; produit: string; nonce: string };
   const donnees: Donnees = {
@@ -32,7 +32,7 @@ function signedAnswer(request: ReceivedRequest, fields: Partial<Donnees> = {}): 
     emis: NOW,
     revalider: NOW + 86_400,
     sursis: 2_592_000,
-    hote: body.url,
+    hote: parseHost(body.url).hote,
     produit: body.produit,
     nonce: body.nonce,
     ...fields,
@@ -76,7 +76,7 @@ describe('Licence', () => {
     expect(() => licence.message()).toThrow('message(): no verdict yet; await licence.valide() first');
   });
 
-  it('sends the normalised key and host, its product and a fresh nonce each call', async () => {
+  it('sends the normalised key, the host as configured, its product and a fresh nonce each call', async () => {
     const before = service.requests.length;
     await new Licence(options({ host: 'https://www.Boutique.Exemple.fr:8443/x' })).valide();
     rmSync(join(dir), { recursive: true, force: true });
@@ -85,11 +85,30 @@ describe('Licence', () => {
     expect(bodies).toHaveLength(2);
     expect(bodies[0]).toMatchObject({
       cle: 'ABCDEFGHJKMNPQRSTVWXYZ012',
-      url: 'boutique.exemple.fr',
+      url: 'https://www.Boutique.Exemple.fr:8443/x',
       produit: 'mon-theme',
     });
     expect(Object.keys(bodies[0] ?? {}).sort()).toEqual(['cle', 'nonce', 'produit', 'url']);
     expect(bodies[0]?.nonce).not.toBe(bodies[1]?.nonce);
+  });
+
+  it('a www.www. host: sent as configured, and only an answer naming its normalisation once is taken', async () => {
+    // docs/protocol.md#hosts-in-clients: www.www.boutique.fr gives www.boutique.fr, which gives
+    // boutique.fr; the service normalises what it receives, once.
+    const host = ' http://WWW.www.boutique.fr:8080/boutique?x=1 ';
+    const before = service.requests.length;
+    const licence = new Licence(options({ host }));
+    expect(licence.hote).toBe('www.boutique.fr');
+    expect(await licence.valide()).toBe(true);
+    expect(licence.verdict).toMatchObject({ state: 'refreshed', donnees: { hote: 'www.boutique.fr' } });
+    expect(JSON.parse(service.requests[before]?.body ?? '{}')).toMatchObject({ url: host });
+
+    // What a client that sent its hote would get back: boutique.fr, another host, a failed call.
+    rmSync(dir, { recursive: true, force: true });
+    service.answer((request) => signedAnswer(request, { hote: 'boutique.fr' }));
+    const twice = new Licence(options({ host, onError: () => undefined }));
+    expect(await twice.valide()).toBe(true);
+    expect(twice.verdict).toMatchObject({ state: 'lapsed', donnees: { motif: 'reseau', hote: 'www.boutique.fr' } });
   });
 
   it('answers once checked from memory: the file is not read again while the verdict is fresh', async () => {

@@ -69,7 +69,11 @@ interface Read {
  * the lock, the call with its timeout.
  */
 export class Licence {
-  /** The site's normalised host (docs/protocol.md#host-normalisation), as sent to the service and required in its answers. */
+  /**
+   * The site's normalised host (docs/protocol.md#host-normalisation), which every answer must name.
+   * The service is sent the host as configured and normalises it itself, once
+   * (docs/protocol.md#hosts-in-clients).
+   */
   readonly hote: string;
   readonly #config: LicenceConfig;
   #setup: Promise<Setup> | null = null;
@@ -211,11 +215,12 @@ export class Licence {
   }
 
   async #call(setup: Setup, read: Read): Promise<LicenceVerdict> {
-    const { cle, hote, produit, endpoint, userAgent, timeoutMs, fetch } = this.#config;
+    const { cle, host, hote, produit, endpoint, userAgent, timeoutMs, fetch } = this.#config;
     const nonce = nextNonce(this);
     // docs/protocol.md#product-and-nonce: our clients always send produit and a fresh nonce, and
-    // check both.
-    const body = JSON.stringify({ cle, url: hote, produit, nonce });
+    // check both. docs/protocol.md#hosts-in-clients: `url` is the host as configured, never `hote`:
+    // the service normalises again, and www.www.x.fr would come back as x.fr.
+    const body = JSON.stringify({ cle, url: host, produit, nonce });
     let outcome: CallOutcome;
     this.#calling = true;
     try {

@@ -465,6 +465,60 @@ describe('more of the client against the real server', () => {
   });
 });
 
+describe('a site on a www.www. host, against the real server (docs/protocol.md#hosts-in-clients)', () => {
+  // Normalising is not idempotent: http://www.www.boutique.fr gives www.boutique.fr, which gives
+  // boutique.fr. The client sends the host as configured and expects its normalisation, once.
+  const SITE = 'http://www.www.boutique.fr/';
+  const SITE_HOTE = 'www.boutique.fr';
+
+  it('binds boutique.fr on the first call, reuses its cache file, and sees a revocation once the cache is due', async () => {
+    const cle = await server.issueKey(PRODUIT);
+    const sent: unknown[] = [];
+    const recording: typeof fetch = (input, init) => {
+      sent.push(JSON.parse(String(init?.body)));
+      return fetch(input, init);
+    };
+    const licence = licenceFor(cle, { host: SITE, fetch: recording });
+    expect(licence.hote).toBe(SITE_HOTE);
+    expect(await licence.valide()).toBe(true);
+    expect(licence.verdict).toMatchObject({
+      state: 'refreshed',
+      runs: true,
+      donnees: { ok: true, hote: SITE_HOTE, domaine: 'boutique.fr', produit: PRODUIT },
+    });
+    expect(sent).toEqual([expect.objectContaining({ url: SITE })]);
+    expect(server.calls()).toBe(1);
+
+    const installations = await server.admin('GET', `/admin/products/${PRODUIT}/installations`);
+    expect(installations).toMatchObject({
+      count: 1,
+      keys: [{ status: 'active', domains: [{ domain: 'boutique.fr' }] }],
+    });
+
+    // One cache file, named from the normalised host, and read by a second instance (a new process).
+    const bare = cle.replace(/-/g, '');
+    expect(readdirSync(dir)).toEqual([await cacheFileName(PRODUIT, bare, SITE_HOTE)]);
+    server.clock.advance(3600);
+    const second = licenceFor(cle, { host: SITE });
+    expect(await second.valide()).toBe(true);
+    expect(second.verdict?.state).toBe('fresh');
+    expect(server.calls()).toBe(1);
+
+    await server.admin('POST', `/admin/keys/${cle}/revoke`, { reason: 'chargeback' });
+    server.clock.advance(DAY - 3600);
+    expect(await second.valide()).toBe(false);
+    expect(second.verdict).toMatchObject({
+      state: 'refreshed',
+      runs: false,
+      donnees: { ok: false, motif: 'revocation', hote: SITE_HOTE, domaine: 'boutique.fr' },
+    });
+    expect(server.calls()).toBe(2);
+    expect(readdirSync(dir)).toEqual([await cacheFileName(PRODUIT, bare, SITE_HOTE)]);
+    expect(readRecord(await cacheFile(cle, PRODUIT, SITE_HOTE)).envelope?.donnees.motif).toBe('revocation');
+    expect(errors).toEqual([]);
+  });
+});
+
 function optionsOf(cle: string): LicenceOptions {
   return { ...licenceOptions(server, dir, cle, HOST), clock: server.clock };
 }

@@ -6,6 +6,7 @@ import { clientStep, readCacheRecord } from './client-state.js';
 import type { CacheRecord, CallOutcome, ClientStep, ClientStepInput } from './client-state.js';
 import type { Donnees, SignedEnvelope } from './donnees.js';
 import { signDonnees, verifySignature } from './ed25519.js';
+import { parseHost } from './parse-host.js';
 import { ValidationError } from './validation-error.js';
 
 const vectors = loadClientStateVectors();
@@ -27,6 +28,16 @@ describe('client-states.json vectors', () => {
       ...(c.outcome === undefined ? {} : { outcome: c.outcome }),
     };
     expect(clientStep(input)).toEqual(c.result);
+  });
+
+  // docs/protocol.md#hosts-in-clients: a case's `host` is what the client is configured with and
+  // sends; expect.hote is its normalisation, once (not idempotent: www.www.x.fr gives www.x.fr).
+  const configured = vectors.cases.flatMap((c) => (c.host === undefined ? [] : [[c.name, c.host, c.expect.hote]]));
+  it('name a configured host in some cases', () => {
+    expect(configured.length).toBeGreaterThan(0);
+  });
+  it.each(configured)('%s: expect.hote is the host normalised once', (_name, host, hote) => {
+    expect(parseHost(host).hote).toBe(hote);
   });
 });
 

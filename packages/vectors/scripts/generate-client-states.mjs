@@ -74,6 +74,16 @@ const ANSWER_REFUSAL = answer({ ok: false, motif: 'transfert', quand: '2026-01-0
 const ANSWER_UNKNOWN = answer({ ok: false, motif: 'inconnue', domaine: '' });
 const ANSWER_ROTATION = answer({}, 'rotation');
 
+// A site configured as http://www.www.boutique.fr/ (docs/protocol.md#hosts-in-clients): the client
+// sends that value and expects it normalised once, www.boutique.fr (one leading www. goes per
+// pass). boutique.fr, that value normalised twice, is what a client sending its hote got back.
+const WWW_SITE = 'http://www.www.boutique.fr/';
+const WWW_HOTE = 'www.boutique.fr';
+const WWW_BEFORE_CALL = { hote: WWW_HOTE, produit: PRODUIT };
+const WWW_AFTER_CALL = { hote: WWW_HOTE, produit: PRODUIT, nonce: NONCE };
+const ANSWER_WWW = answer({ hote: WWW_HOTE, domaine: 'boutique.fr' });
+const ANSWER_WWW_TWICE = answer({ hote: 'boutique.fr', domaine: 'boutique.fr' });
+
 const response = (status, body, retryAfter) => ({
   type: 'response',
   status,
@@ -112,12 +122,12 @@ const lapsed = (now, store = null, expect = BEFORE_CALL) => use('lapsed', reseau
 // the parts a group of rows shares once; each row still states its own expected result.
 
 /** No call yet: may the client use its cache, or must it call? */
-function ask(name, now, cache, result, expect = BEFORE_CALL) {
-  return [name, now, cache, undefined, expect, result];
+function ask(name, now, cache, result, expect = BEFORE_CALL, host = undefined) {
+  return [name, now, cache, undefined, expect, result, host];
 }
 /** The call made with NONCE ended with `outcome`. */
-function answered(name, now, cache, outcome, result, expect = AFTER_CALL) {
-  return [name, now, cache, outcome, expect, result];
+function answered(name, now, cache, outcome, result, expect = AFTER_CALL, host = undefined) {
+  return [name, now, cache, outcome, expect, result, host];
 }
 /** A 2xx carrying `envelope` at NOW: refreshed, the envelope stored, the back-off cleared. */
 const refreshedBy = (name, cache, status, envelope, runs) =>
@@ -446,13 +456,50 @@ const table = [
     lapsed(NOW, record(null, 1, NOW + 120)),
   ),
   backOff('Retry-After on a 503 is not honoured: the schedule', record(CACHED), serviceUnavailable('5'), 1, NOW + 300),
+
+  // --- The site's host as configured, sent as is (docs/protocol.md#hosts-in-clients) ------------
+  ask(
+    'a www.www. site with no cache: call, sending its host as configured',
+    NOW,
+    null,
+    CALL,
+    WWW_BEFORE_CALL,
+    WWW_SITE,
+  ),
+  answered(
+    'a www.www. site: 200 naming its host normalised once (www.boutique.fr): refreshed',
+    NOW,
+    null,
+    response(200, ANSWER_WWW),
+    use('refreshed', ANSWER_WWW.donnees, true, record(ANSWER_WWW)),
+    WWW_AFTER_CALL,
+    WWW_SITE,
+  ),
+  answered(
+    'a www.www. site: 200 naming its host normalised twice (boutique.fr): failed, lapsed',
+    NOW,
+    null,
+    response(200, ANSWER_WWW_TWICE),
+    lapsed(NOW, record(null, 1, NOW + 300), WWW_AFTER_CALL),
+    WWW_AFTER_CALL,
+    WWW_SITE,
+  ),
+  ask(
+    'a www.www. site: its cached verdict for www.boutique.fr is fresh',
+    NOW + 3600,
+    record(ANSWER_WWW),
+    fresh(ANSWER_WWW, true),
+    WWW_BEFORE_CALL,
+    WWW_SITE,
+  ),
 ];
 
-const cases = table.map(([name, now, cache, outcome, expect, result]) => ({
+const cases = table.map(([name, now, cache, outcome, expect, result, host]) => ({
   name,
   now,
   cache,
   ...(outcome === undefined ? {} : { outcome }),
+  ...(host === undefined ? {} : { host }),
   expect,
   result,
 }));
@@ -473,6 +520,7 @@ const file = {
     '`result.action` "call": make the call (then run the step again with its outcome). "use": `donnees` is the verdict to act on, `runs` whether the product runs (donnees.ok, except true when lapsed: `reseau` never blocks), `store` the record to write atomically, or null to leave the file as it is. Compare `store` deeply; member order is not significant.',
     'A successful call stores only {donnees, signature} of the response, with failures 0 and retryAt 0. A failed call stores the valid cached envelope (or null), failures + 1, and retryAt = now + back-off.',
     'A stored retryAt more than 3600 s ahead of now is cut to now + 3600 and written back (store is then not null), so that a tampered file or a clock that went back cannot silence the client for more than an hour.',
+    "`host`, when present, is the site's host as the client is configured with it: the client sends it as is as the request's `url`, and expect.hote is its normalisation, once (hosts.json). Normalising is not idempotent (`http://www.www.boutique.fr/` gives `www.boutique.fr`, which gives `boutique.fr`), so a client that sent its hote would get answers for another host (docs/protocol.md#hosts-in-clients). Absent: the client is configured with expect.hote itself, which normalises to itself.",
   ],
   trustedPublicKeys: [keys.primary.publicKey, keys.rotation.publicKey],
   cases,

@@ -52,6 +52,11 @@ export interface ClientStateCase {
   readonly cache: unknown;
   /** Absent: no call made yet. */
   readonly outcome?: ClientStateOutcome;
+  /**
+   * The site's host as the client is configured with it, sent as is as `url`; `expect.hote` is its
+   * normalisation, once (docs/protocol.md#hosts-in-clients). Absent: `expect.hote` itself.
+   */
+  readonly host?: string;
   readonly expect: { readonly hote: string; readonly produit?: string; readonly nonce?: string };
   readonly result: ClientStateResult;
 }
