@@ -551,7 +551,7 @@ describe('the server packages and core, installed together with npm', () => {
   // A fake service: core decides and signs for the host, product and nonce the client sent.
   const fetch = async (url, init) => {
     const sent = JSON.parse(init.body);
-    requests.push({ url, hote: sent.url, produit: sent.produit });
+    requests.push({ url, sentUrl: sent.url, produit: sent.produit });
     const { donnees } = core.decideVerdict({ key, host: core.parseHost(sent.url), produit: sent.produit, nonce: sent.nonce, now: Math.floor(Date.now() / 1000) });
     return new Response(JSON.stringify(core.signDonnees(donnees, signer)), { status: 200, headers: { 'content-type': 'application/json' } });
   };
@@ -582,7 +582,8 @@ describe('the server packages and core, installed together with npm', () => {
       ]);
       const request = {
         url: 'https://licences.example.com/api/licence',
-        hote: 'boutique.exemple.fr',
+        // docs/protocol.md#hosts-in-clients: the host as configured, normalised by the service.
+        sentUrl: 'https://www.boutique.exemple.fr/panier',
         produit: 'mon-theme',
       };
       expect(result.requests).toEqual([request, request]);
