@@ -15,7 +15,7 @@ describe('startPurgeTimer (docs/protocol.md#privacy: the server purges by itself
     timer.stop();
     expect(calls).toBe(1);
     expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
-      expect.objectContaining({ level: 30, erased: 7, msg: 'daily purge: client IPs past retention erased' }),
+      expect.objectContaining({ level: 30, erased: 7, msg: 'daily purge: request log entries past retention deleted' }),
     ]);
   });
 

@@ -1,7 +1,10 @@
 import { describeError } from '@licence/core';
 import type { Logger, Service } from '@licence/service';
 
-/** docs/protocol.md#privacy: the server erases IP addresses past retention by itself, daily. */
+/**
+ * docs/protocol.md#privacy: the server deletes the request-log entries past retention (and so
+ * their IP addresses) by itself, daily.
+ */
 export const PURGE_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -17,7 +20,7 @@ export function startPurgeTimer(
   const run = async (): Promise<void> => {
     try {
       const erased = await service.purge();
-      logger.info({ erased }, 'daily purge: client IPs past retention erased');
+      logger.info({ erased }, 'daily purge: request log entries past retention deleted');
     } catch (error) {
       logger.error({ err: describeError(error) }, 'purge failed');
     }

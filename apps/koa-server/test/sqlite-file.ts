@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 /**
@@ -32,4 +33,16 @@ const Database = requireFromStore('better-sqlite3') as DatabaseConstructor;
 /** Opens an existing database file (never creates one: a wrong path fails at once). */
 export function openSqliteFile(file: string): SqliteDatabase {
   return new Database(file, { fileMustExist: true });
+}
+
+/**
+ * Which of `strings` appear anywhere in the raw bytes of the database file, its WAL and its
+ * shared-memory index (those that exist): what anyone who can read the folder can read, whatever
+ * SQLite considers deleted (docs/protocol.md#storage).
+ */
+export function foundInDatabaseFiles(file: string, strings: readonly string[]): string[] {
+  const files = [file, `${file}-wal`, `${file}-shm`]
+    .filter((path) => existsSync(path))
+    .map((path) => readFileSync(path));
+  return strings.filter((text) => files.some((bytes) => bytes.includes(text)));
 }

@@ -3,11 +3,17 @@ import { fromStore } from './key-admin-keys.js';
 import type { KeyAdminOptions } from './key-admin-types.js';
 import { twelveMonthsBefore } from './retention.js';
 
-/** docs/protocol.md#privacy: erases the client IPs logged more than twelve months ago. */
+/**
+ * docs/protocol.md#privacy: deletes the request-log entries logged more than twelve months ago,
+ * and with them their client IPs. `erased` counts the entries deleted, each with its IP.
+ */
 export async function purge(options: KeyAdminOptions): Promise<{ readonly erased: number }> {
   const { store, clock, logger } = options;
   const before = twelveMonthsBefore(clock.now());
-  const erased = await fromStore(() => store.purgeIps(before));
-  logger.info({ action: 'purge', erased, before: formatQuand(before) }, 'client IPs past retention erased');
+  const erased = await fromStore(() => store.purgeRequestLog(before));
+  logger.info(
+    { action: 'purge', erased, before: formatQuand(before) },
+    'request log entries past retention deleted, with their client IPs',
+  );
   return { erased };
 }

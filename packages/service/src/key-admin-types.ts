@@ -117,6 +117,6 @@ export interface KeyAdmin {
   transferKey(cle: string, input?: TransferInput): Promise<ReplacedKey>;
   revokeKey(cle: string, input?: RevokeInput): Promise<RevokedKey>;
   installations(productId: string): Promise<InstallationsView>;
-  /** docs/protocol.md#privacy: erase client IPs older than twelve months. */
+  /** docs/protocol.md#privacy: delete the request-log entries (and their IPs) older than twelve months. */
   purge(): Promise<{ readonly erased: number }>;
 }

@@ -22,8 +22,8 @@ export interface MemoryLogRow {
   readonly at: number;
   readonly keyId: string | null;
   readonly host: string;
-  /** null once erased by the purge (docs/protocol.md#privacy). */
-  ip: string | null;
+  /** Deleted with its entry by the purge (docs/protocol.md#privacy). */
+  readonly ip: string;
 }
 
 /** Everything the memory store holds; each part of the store (memory-*.ts) works on it. */

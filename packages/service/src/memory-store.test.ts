@@ -4,7 +4,10 @@ import type { NewKey } from './ports.js';
 import { storeContract } from './testing/store-contract.js';
 
 // The shared Store contract (src/testing/store-contract.ts), run against the reference store.
-storeContract('memory', async () => ({ store: createMemoryStore(), cleanup: async () => {} }));
+storeContract('memory', async () => {
+  const store = createMemoryStore();
+  return { store, cleanup: async () => {}, loggedRows: async () => store.requestLog() };
+});
 
 const key = (hash: string, extra: Partial<NewKey> = {}): NewKey => ({
   hash,

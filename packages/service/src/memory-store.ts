@@ -8,7 +8,7 @@ import type { MemoryLogRow } from './memory-state.js';
 import type { Store } from './ports.js';
 
 export interface MemoryStore extends Store {
-  /** The request log as kept (erased IPs are null); for tests. */
+  /** The request log as kept (the purge deletes entries past retention); for tests. */
   readonly requestLog: () => readonly Readonly<MemoryLogRow>[];
 }
 

@@ -98,7 +98,8 @@ export interface NewKey {
 }
 
 /**
- * One line of the request log (docs/protocol.md#privacy): time, key, host, client IP. Nothing else.
+ * One line of the request log (docs/protocol.md#privacy): time, key, host, client IP. Nothing else;
+ * the purge deletes the whole line once it is older than the retention.
  */
 export interface RequestLogEntry {
   readonly at: number;
@@ -180,10 +181,13 @@ export interface Store {
    */
   installations(productId: string): Promise<readonly Installation[]>;
   /**
-   * docs/protocol.md#privacy: erases client IPs logged before `before`; returns how many entries
-   * were erased.
+   * docs/protocol.md#privacy: deletes the request-log entries logged strictly before `before`, and
+   * with them their client IPs; returns how many entries were deleted (0 when none). Nothing else
+   * changes: keys and bound domains stay. A store deletes in short steps so that a purge of a
+   * year-old day of traffic never holds a lock or the event loop for long; what it deleted must
+   * not stay readable in its files (docs/protocol.md#storage).
    */
-  purgeIps(before: number): Promise<number>;
+  purgeRequestLog(before: number): Promise<number>;
   /** Resolves when the store answers (for /healthz). */
   ping(): Promise<void>;
   close(): Promise<void>;

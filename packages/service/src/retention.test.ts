@@ -12,7 +12,7 @@ describe('twelveMonthsBefore (docs/protocol.md#privacy)', () => {
     expect(twelveMonthsBefore(Date.parse('2026-11-22T10:14:00.999Z'))).toBe(seconds('2025-11-22T10:14:00Z'));
   });
 
-  it('rolls 29 February over to 1 March (erases a day early, never late)', () => {
+  it('rolls 29 February over to 1 March (deletes a day early, never late)', () => {
     expect(twelveMonthsBefore(Date.parse('2028-02-29T12:00:00Z'))).toBe(seconds('2027-03-01T12:00:00Z'));
   });
 });

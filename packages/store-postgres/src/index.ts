@@ -10,9 +10,9 @@ export {
 } from './create-pool.js';
 export type { PostgresPoolOptions, PostgresStoreOptions } from './create-pool.js';
 export { openPostgresStore } from './open-postgres-store.js';
-export { PURGE_CHUNK } from './purge-ips.js';
+export { PURGE_CHUNK } from './purge-request-log.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-export { MIGRATION_LOCK } from './migrate.js';
+export { MIGRATION_LOCK, MIGRATION_TIMEOUT_MS } from './migrate.js';
 export { SchemaVersionError } from '@licence/service';
 export { openPostgres } from './open-postgres.js';
 export type { OpenPostgresOptions, PostgresBackend } from './open-postgres.js';

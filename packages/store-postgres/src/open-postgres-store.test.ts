@@ -8,9 +8,10 @@ import { SchemaVersionError } from '@licence/service';
 import type { Logger, Store } from '@licence/service';
 import { storeContract } from '@licence/service/testing';
 import { createPool } from './create-pool.js';
+import { migrate } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { openPostgresStore } from './open-postgres-store.js';
-import { PURGE_CHUNK } from './purge-ips.js';
+import { PURGE_CHUNK } from './purge-request-log.js';
 
 // With the binaries the suite runs; without them it is skipped with one loud line, and
 // in CI (CI=true) this line rejects so the file fails instead of passing empty.
@@ -57,6 +58,29 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
+/** The request log as the database holds it (`at` is bigint, which pg hands over as a string). */
+async function storedLog(url: string): Promise<{ at: number; host: string; ip: string | null }[]> {
+  return withClient(url, async (client) =>
+    (
+      await client.query<{ at: string; host: string; ip: string | null }>(
+        'SELECT at, host, ip FROM request_log ORDER BY id',
+      )
+    ).rows.map((row) => ({ ...row, at: Number(row.at) })),
+  );
+}
+
+/** The names of the indexes of a table. */
+async function indexesOf(url: string, table: string): Promise<string[]> {
+  return withClient(url, async (client) =>
+    (
+      await client.query<{ name: string }>(
+        "SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1 ORDER BY 1",
+        [table],
+      )
+    ).rows.map((row) => row.name),
+  );
+}
+
 async function createdKey(store: Store, sites: number, hash = 'c'.repeat(64)): Promise<string> {
   await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
   const inserted = await store.insertKey({
@@ -76,8 +100,9 @@ async function createdKey(store: Store, sites: number, hash = 'c'.repeat(64)): P
 
 describe.skipIf(!available)('PostgreSQL store', () => {
   storeContract('postgres', async () => {
-    const store = await openPostgresStore({ connectionString: await theCluster().createDatabase() });
-    return { store, cleanup: () => store.close() };
+    const url = await theCluster().createDatabase();
+    const store = await openPostgresStore({ connectionString: url });
+    return { store, cleanup: () => store.close(), loggedRows: () => storedLog(url) };
   });
 
   describe('migrations', () => {
@@ -148,9 +173,65 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       expect(await second.findKeyById(id)).toEqual(before);
       expect(await second.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
       expect(await second.bindDomain(id, 'exemple.fr', 2, 4)).toBe('already');
-      expect(await second.purgeIps(10)).toBe(1);
+      expect(await second.purgeRequestLog(10)).toBe(1);
       await second.close();
       expect(logger.lines.some((line) => line.includes('schema migrated'))).toBe(false);
+    });
+
+    it('upgrades a database of version 2: a plain index on time replaces the partial one, every entry kept', async () => {
+      // The database as the previous build left it: its two steps, traffic, and its purge (ip = NULL).
+      const pool = createPool({ connectionString: url });
+      const client = await pool.connect();
+      try {
+        expect(await migrate(client, 'previous build', undefined, MIGRATIONS.slice(0, 2))).toBe(0);
+        await client.query(
+          "INSERT INTO request_log (at, key_id, host, ip) SELECT n, NULL, 'h' || n || '.fr', '203.0.113.' || (n % 200) FROM generate_series(1, 300) AS n",
+        );
+        await client.query('UPDATE request_log SET ip = NULL WHERE ip IS NOT NULL AND at <= 200');
+      } finally {
+        client.release();
+        await pool.end();
+      }
+      expect(await indexesOf(url, 'request_log')).toEqual(['request_log_ip_at', 'request_log_pkey']);
+
+      const logger = recordingLogger();
+      const store = await openPostgresStore({ connectionString: url, logger });
+      expect(logger.lines.some((line) => line.includes('"from":2,"to":3'))).toBe(true);
+      expect(await indexesOf(url, 'request_log')).toEqual(['request_log_at', 'request_log_pkey']);
+      const options = await withClient(
+        url,
+        async (client) =>
+          (
+            await client.query<{ options: string[] }>(
+              "SELECT reloptions AS options FROM pg_class WHERE relname = 'request_log'",
+            )
+          ).rows[0]?.options,
+      );
+      expect(options).toEqual(['autovacuum_vacuum_scale_factor=0.01']);
+      expect(await storedLog(url)).toHaveLength(300);
+      // The entries the old purge left without an IP are deleted by the new one, with the rest.
+      expect(await store.purgeRequestLog(251)).toBe(250);
+      expect((await storedLog(url)).map((row) => row.at)).toEqual(Array.from({ length: 50 }, (_, i) => 251 + i));
+      await store.close();
+    });
+
+    it("runs a migration step longer than the pool's statement_timeout, and gives the connection its timeout back", async () => {
+      const pool = createPool({ connectionString: url, pool: { statementTimeoutMs: 200 } });
+      const client = await pool.connect();
+      try {
+        // The pool's timeout is real: the same statement outside a migration is cancelled.
+        await expect(client.query('SELECT pg_sleep(0.5)')).rejects.toThrow(/statement timeout/);
+        const steps = ['CREATE TABLE slow_step (x integer)', 'SELECT pg_sleep(0.5)'];
+        expect(await migrate(client, 'test', undefined, steps)).toBe(0);
+        const versions = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY 1');
+        expect(versions.rows.map((row) => row.version)).toEqual([1, 2]);
+        expect((await client.query<{ statement_timeout: string }>('SHOW statement_timeout')).rows[0]).toEqual({
+          statement_timeout: '200ms',
+        });
+      } finally {
+        client.release();
+        await pool.end();
+      }
     });
 
     it('refuses a database of a newer version, naming it without the password, and leaves it as it was', async () => {
@@ -317,7 +398,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       expect(outcomes.filter((o) => o.result === 'dev-exists')).toHaveLength(7);
     });
 
-    it('erases each IP once when two stores purge at once', async () => {
+    it('deletes each entry once when two stores purge at once', async () => {
       const [a, b] = stores;
       if (a === undefined || b === undefined) throw new Error('no store');
       const rows = PURGE_CHUNK * 2 + 3;
@@ -327,9 +408,10 @@ describe.skipIf(!available)('PostgreSQL store', () => {
           [rows],
         ),
       );
-      const [x, y] = await Promise.all([a.purgeIps(rows + 1), b.purgeIps(rows + 1)]);
+      const [x, y] = await Promise.all([a.purgeRequestLog(rows + 1), b.purgeRequestLog(rows + 1)]);
       expect((x ?? 0) + (y ?? 0)).toBe(rows);
-      expect(await a.purgeIps(rows + 1)).toBe(0);
+      expect(await a.purgeRequestLog(rows + 1)).toBe(0);
+      expect(await storedLog(url)).toEqual([]);
     });
   });
 
@@ -383,7 +465,27 @@ describe.skipIf(!available)('PostgreSQL store', () => {
 
     it('logs an unknown key with a null key id', async () => {
       await store.logRequest({ at: 7, keyId: null, host: 'b.fr', ip: '198.51.100.4' });
-      expect(await store.purgeIps(8)).toBe(1);
+      expect(await store.purgeRequestLog(8)).toBe(1);
+    });
+
+    it('deletes, with the log, the rate-limit rows whose newest hit is older than the cut-off', async () => {
+      const url = await theCluster().createDatabase();
+      const purging = await openPostgresStore({ connectionString: url });
+      try {
+        await withClient(url, (client) =>
+          client.query(
+            "INSERT INTO rate_limit_windows (client, hits) VALUES ('203.0.113.1', '{1000, 9000}'), ('203.0.113.2', '{1000, 11000}')",
+          ),
+        );
+        expect(await purging.purgeRequestLog(10)).toBe(0);
+        const left = await withClient(
+          url,
+          async (client) => (await client.query<{ client: string }>('SELECT client FROM rate_limit_windows')).rows,
+        );
+        expect(left).toEqual([{ client: '203.0.113.2' }]);
+      } finally {
+        await purging.close();
+      }
     });
 
     it('closes idempotently', async () => {

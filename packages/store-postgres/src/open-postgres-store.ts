@@ -9,7 +9,7 @@ import { keyReads } from './key-reads.js';
 import { keyWrites } from './key-writes.js';
 import { migratePool } from './migrate.js';
 import { productRecords } from './products.js';
-import { ipPurge } from './purge-ips.js';
+import { requestLogPurge } from './purge-request-log.js';
 import { poolQuery } from './query.js';
 import { requestLog } from './request-log.js';
 import { poolTransaction } from './transaction.js';
@@ -77,7 +77,7 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
     ...keyWrites(pool, poolTransaction(pool, logger)),
     ...domainBindings(query),
     ...requestLog(query),
-    ...ipPurge(pool),
+    ...requestLogPurge(pool),
     ...productRecords(pool, query),
     ...lifecycle(pool, database, logger),
   };

@@ -4,9 +4,55 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SchemaVersionError } from '@licence/service';
-import { MIGRATIONS, migrate, SCHEMA_VERSION } from './migrations.js';
+import type { Logger } from '@licence/service';
+import { MIGRATIONS, migrate, REBUILD_BELOW_VERSION, SCHEMA_VERSION } from './migrations.js';
 import { openSqliteStore } from './open-sqlite-store.js';
+import { foundInFiles, readRequestLog } from '../test/database-files.js';
 import { insertedKeyId, themeKey } from '../test/theme-key.js';
+
+/** A logger that keeps what it is given. */
+function recordingLogger(): Logger & { readonly lines: string[] } {
+  const lines: string[] = [];
+  const keep = (fields: Record<string, unknown>, message?: string): void => {
+    lines.push(JSON.stringify({ ...fields, message }));
+  };
+  return { lines, debug: keep, info: keep, warn: keep, error: keep };
+}
+
+/** The names of the tables and indexes of `file`. */
+function schemaNames(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') ORDER BY name")
+      .all()
+      .map((row) => row.name);
+  } finally {
+    db.close();
+  }
+}
+
+const oldIps = Array.from({ length: 300 }, (_, i) => `198.18.${100 + Math.floor(i / 100)}.${100 + (i % 100)}`);
+const recentIps = Array.from({ length: 20 }, (_, i) => `198.19.200.${100 + i}`);
+
+/**
+ * A file as the build of schema version 1 left it: its migration, then a year of traffic, then its
+ * purge, which set `ip = NULL` (without secure_delete, SQLite's default) and checkpointed.
+ */
+function writeVersionOneFile(file: string): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec(MIGRATIONS[0] ?? '');
+  db.pragma('user_version = 1');
+  const insert = db.prepare<[number, string, string]>(
+    'INSERT INTO request_log (at, key_id, host, ip) VALUES (?, NULL, ?, ?)',
+  );
+  for (const [i, ip] of oldIps.entries()) insert.run(1_700_000_000 + i, `ancien-${i}.fr`, ip);
+  for (const [i, ip] of recentIps.entries()) insert.run(1_790_000_000 + i, `recent-${i}.fr`, ip);
+  db.prepare('UPDATE request_log SET ip = NULL WHERE ip IS NOT NULL AND at < ?').run(1_760_000_000);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
 
 function pragma(file: string, name: string): unknown {
   const db = new Database(file, { readonly: true });
@@ -60,9 +106,45 @@ describe('migrations', () => {
         'products_author',
         'keys_product',
         'keys_one_live_dev',
-        'request_log_ip_at',
+        'request_log_at',
       ]),
     );
+    // Step 2 replaced the partial index of step 1: the purge walks every entry by time.
+    expect(names).not.toContain('request_log_ip_at');
+  });
+
+  it('upgrades a file of version 1: rebuilt once, so the IPs its purge set to NULL are gone from the bytes', async () => {
+    writeVersionOneFile(file);
+    // What the old purge left: "erased" addresses still readable in the file's free space.
+    expect(foundInFiles(file, oldIps).length).toBeGreaterThan(0);
+    expect(REBUILD_BELOW_VERSION).toBe(2);
+
+    const logger = recordingLogger();
+    const store = openSqliteStore({ file, logger });
+    expect(foundInFiles(file, oldIps)).toEqual([]);
+    expect(foundInFiles(file, recentIps)).toEqual(recentIps);
+    expect(logger.lines.filter((line) => line.includes('rebuilt once (VACUUM)'))).toHaveLength(1);
+    expect(logger.lines.some((line) => line.includes('"from":1,"to":2'))).toBe(true);
+    expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);
+    expect(schemaNames(file)).toContain('request_log_at');
+    expect(schemaNames(file)).not.toContain('request_log_ip_at');
+    // Every entry is kept by the upgrade; the next purge deletes those past retention.
+    expect(readRequestLog(file)).toHaveLength(320);
+    expect(await store.purgeRequestLog(1_760_000_000)).toBe(300);
+    expect(readRequestLog(file).map((row) => row.ip)).toEqual(recentIps);
+    await store.close();
+
+    // Opened again: at the current version, nothing is rebuilt or migrated.
+    const again = recordingLogger();
+    await openSqliteStore({ file, logger: again }).close();
+    expect(again.lines.some((line) => line.includes('VACUUM') || line.includes('migrated'))).toBe(false);
+  });
+
+  it('does not rebuild a fresh file', async () => {
+    const logger = recordingLogger();
+    await openSqliteStore({ file, logger }).close();
+    expect(logger.lines.some((line) => line.includes('migrated'))).toBe(true);
+    expect(logger.lines.some((line) => line.includes('VACUUM'))).toBe(false);
   });
 
   it('applies nothing to a file already at the latest version, and keeps its data', async () => {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { pendingMigrations, refuseNewerSchema } from '@licence/service';
 import type { Logger } from '@licence/service';
+import { truncateWal } from './wal-truncate.js';
 
 /**
  * The schema, as an ordered list of steps. Step N (1-based) takes a file from `user_version`
@@ -11,7 +12,8 @@ import type { Logger } from '@licence/service';
  *   `author` equals its own product's (docs/protocol.md#key-lifecycle);
  * - keys: SHA-256 of the normalised key (hex) and its last four characters, never the key;
  * - bound domains: the registrable domain, its binding position, first and last seen;
- * - the request log: time, key (null when unknown), host, client IP (erased by the purge).
+ * - the request log: time, key (null when unknown), host, client IP; the purge deletes the
+ *   entries past retention.
  *
  * The same tables as store-postgres/src/migrations.ts, on purpose written twice: each in its own
  * SQL dialect (types, identities, WITHOUT ROWID).
@@ -71,7 +73,20 @@ export const MIGRATIONS: readonly string[] = [
   -- partial index keeps it small and the daily run cheap.
   CREATE INDEX request_log_ip_at ON request_log (at) WHERE ip IS NOT NULL;
   `,
+  // 2: the purge deletes the entries past retention, IPs and all (docs/protocol.md#privacy), so it
+  // walks every entry by time, not only those still holding an IP.
+  `
+  DROP INDEX request_log_ip_at;
+  CREATE INDEX request_log_at ON request_log (at);
+  `,
 ];
+
+/**
+ * A file at a version from 1 up to (not including) this one is rebuilt once with VACUUM before it
+ * is migrated: the purge of those builds set `ip = NULL`, which left the old bytes in the file's
+ * free space (docs/protocol.md#storage). VACUUM writes every live page anew and drops the rest.
+ */
+export const REBUILD_BELOW_VERSION = 2;
 
 /** The schema version this build writes (SQLite's `user_version` after the last step). */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -93,19 +108,19 @@ export function refuseNewerFile(db: Database.Database, file: string): void {
 }
 
 /**
- * Brings the file to SCHEMA_VERSION and returns the version it had. All pending steps and the new
- * `user_version` commit in ONE immediate transaction: a crash leaves the old version whole, and
- * two processes opening a new file at once migrate it once (the second waits on the lock, then
- * sees the new version). The runner is the twin of store-postgres/src/migrate.ts, apart because
- * better-sqlite3 is synchronous and pg is not; the checks are shared (@licence/service).
+ * The one-time rebuild of REBUILD_BELOW_VERSION. VACUUM cannot run inside a transaction, so it runs
+ * before the migration's: a crash between the two leaves the old version, and the next open
+ * rebuilds again (harmless). Two processes upgrading at once may both rebuild; the write lock
+ * queues them. It holds the write lock for as long as it takes, once.
  */
-export function migrate(db: Database.Database, file: string, logger?: Logger): number {
-  refuseNewerFile(db, file);
-  if (userVersion(db) === SCHEMA_VERSION) {
-    // The usual start: nothing to do, and no write lock taken, so opening never waits for (or
-    // blocks) another process's writes.
-    return SCHEMA_VERSION;
-  }
+function rebuildOnce(db: Database.Database, file: string, from: number, logger: Logger | undefined): void {
+  const started = Date.now();
+  db.exec('VACUUM');
+  logger?.info({ file, from, ms: Date.now() - started }, 'sqlite store: file rebuilt once (VACUUM) before migrating');
+}
+
+/** All pending steps and the new `user_version`, in ONE immediate transaction; returns the old version. */
+function runSteps(db: Database.Database, file: string): number {
   const run = db.transaction(() => {
     // Checked again under the write lock: another process may have migrated meanwhile.
     refuseNewerFile(db, file);
@@ -119,9 +134,36 @@ export function migrate(db: Database.Database, file: string, logger?: Logger): n
     }
     return from;
   });
-  const from = run.immediate();
+  return run.immediate();
+}
+
+/**
+ * Brings the file to SCHEMA_VERSION and returns the version it had. All pending steps and the new
+ * `user_version` commit in ONE immediate transaction: a crash leaves the old version whole, and
+ * two processes opening a new file at once migrate it once (the second waits on the lock, then
+ * sees the new version). A file of an older build is first rebuilt once (REBUILD_BELOW_VERSION),
+ * and its WAL truncated after, so no page image from before the rebuild is left on the disk. The
+ * runner is the twin of store-postgres/src/migrate.ts, apart because better-sqlite3 is synchronous
+ * and pg is not; the checks are shared (@licence/service).
+ */
+export function migrate(db: Database.Database, file: string, logger?: Logger): number {
+  refuseNewerFile(db, file);
+  const seen = userVersion(db);
+  if (seen === SCHEMA_VERSION) {
+    // The usual start: nothing to do, and no write lock taken, so opening never waits for (or
+    // blocks) another process's writes.
+    return SCHEMA_VERSION;
+  }
+  const rebuild = seen >= 1 && seen < REBUILD_BELOW_VERSION;
+  if (rebuild) {
+    rebuildOnce(db, file, seen, logger);
+  }
+  const from = runSteps(db, file);
   if (from !== SCHEMA_VERSION) {
     logger?.info({ from, to: SCHEMA_VERSION }, 'sqlite store: schema migrated');
+  }
+  if (rebuild) {
+    truncateWal(db, file, logger);
   }
   return from;
 }

@@ -5,6 +5,7 @@ import { errorMessage } from '@licence/core';
 import { SchemaVersionError } from '@licence/service';
 import type { Logger } from '@licence/service';
 import { migrate, refuseNewerFile } from './migrations.js';
+import { ensurePrivateFiles } from './private-file.js';
 
 /**
  * How long a writer waits for another process's write lock before failing with SQLITE_BUSY.
@@ -39,17 +40,34 @@ function prepare(db: Database.Database, file: string, logger: Logger | undefined
   db.pragma('synchronous = NORMAL');
   // Off by default in SQLite, per connection: the schema's REFERENCES only hold with it.
   db.pragma('foreign_keys = ON');
+  secureDelete(db);
   migrate(db, file, logger);
 }
 
 /**
- * Opens `file` (creating its folder when missing) with the store's settings and its schema at
- * SCHEMA_VERSION. Synchronous: a bad file stops the start at once, with one clear error (a
- * SchemaVersionError for a file of a newer build), and leaves no connection open.
+ * docs/protocol.md#storage: what a DELETE frees (the purge's rows, IPs and all) is overwritten with
+ * zeros, in its page and in pages put on the free list, instead of staying readable in the file
+ * until reused (https://sqlite.org/pragma.html#pragma_secure_delete). Per connection, so every
+ * connection sets it: a purge run by the CLI zeroes too. The cost is the writing of those zeros,
+ * paid mostly by the purge: the hot path inserts log rows and rewrites a "last seen" in place.
+ */
+function secureDelete(db: Database.Database): void {
+  const value: unknown = db.pragma('secure_delete = ON', { simple: true });
+  if (value !== 1) {
+    throw new Error(`secure_delete is not available in this SQLite build (got ${String(value)})`);
+  }
+}
+
+/**
+ * Opens `file` (creating its folder, 0700, when missing; the file and its companions 0600,
+ * private-file.ts) with the store's settings and its schema at SCHEMA_VERSION. Synchronous: a bad
+ * file stops the start at once, with one clear error (a SchemaVersionError for a file of a newer
+ * build), and leaves no connection open.
  */
 export function openDatabase(file: string, logger: Logger | undefined): Database.Database {
   if (file !== ':memory:' && file !== '') {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    ensurePrivateFiles(file, logger);
   }
   const db = connect(file);
   try {

@@ -5,17 +5,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '@licence/service';
 import { storeContract } from '@licence/service/testing';
 import { openSqliteStore } from './open-sqlite-store.js';
+import { readRequestLog } from '../test/database-files.js';
 import { insertedKeyId, themeKey } from '../test/theme-key.js';
 
 storeContract('sqlite', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'licence-store-'));
-  const store = openSqliteStore({ file: join(dir, 'licence.db') });
+  const file = join(dir, 'licence.db');
+  const store = openSqliteStore({ file });
   return {
     store,
     cleanup: async () => {
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },
+    loggedRows: async () => readRequestLog(file),
   };
 });
 
@@ -60,7 +63,7 @@ describe('openSqliteStore', () => {
     expect(await second.findKeyByHash(hash)).toEqual(before);
     expect(await second.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
     expect(await second.bindDomain(keyId, 'exemple.fr', 2, 4)).toBe('already');
-    expect(await second.purgeIps(10)).toBe(1);
+    expect(await second.purgeRequestLog(10)).toBe(1);
     await second.close();
   });
 

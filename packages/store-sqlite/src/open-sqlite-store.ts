@@ -5,7 +5,7 @@ import { keyReads } from './key-reads.js';
 import { keyWrites } from './key-writes.js';
 import { openDatabase } from './open-database.js';
 import { productRecords } from './products.js';
-import { ipPurge } from './purge-ips.js';
+import { requestLogPurge } from './purge-request-log.js';
 import { requestLog } from './request-log.js';
 import { createWriteBatcher } from './write-batcher.js';
 import type { WriteBatcher } from './write-batcher.js';
@@ -13,7 +13,10 @@ import type { WriteBatcher } from './write-batcher.js';
 export interface SqliteStoreOptions {
   /** The database file; its folder is created when missing. `:memory:` works for experiments. */
   readonly file: string;
-  /** Migrations and open/close are logged here. Nothing the store logs holds a key or a hash. */
+  /**
+   * Migrations, open/close, a file mode set to 0600 and a WAL the purge could not truncate are
+   * logged here. Nothing the store logs holds a key, a hash or an IP.
+   */
   readonly logger?: Logger;
 }
 
@@ -59,7 +62,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     ...keyWrites(db, domains),
     ...domainBindings(domains, writes),
     ...requestLog(db, writes),
-    ...ipPurge(db),
+    ...requestLogPurge(db, file, logger),
     ...productRecords(db),
     ...lifecycle(db, writes, file, logger),
   };

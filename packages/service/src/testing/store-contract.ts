@@ -2,25 +2,52 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewKey, ProductRecord, RequestLogEntry, Store } from '../ports.js';
 
 /**
+ * A request-log entry as the storage itself holds it. The port has no read of the log (the service
+ * only ever writes and purges it), so each store's test reads its own tables to show the contract
+ * that the purge really deletes rows, not only a field of them (docs/protocol.md#privacy).
+ */
+export interface StoredLogRow {
+  readonly at: number;
+  readonly host: string;
+  readonly ip: string | null;
+}
+
+/** What `open` gives every test of the contract. */
+export interface OpenedStore {
+  readonly store: Store;
+  /** Releases the storage; must accept a store that one test already closed. */
+  readonly cleanup: () => Promise<void>;
+  /** Every request-log row the storage holds, in any order, read around the port. */
+  readonly loggedRows: () => Promise<readonly StoredLogRow[]>;
+}
+
+/**
  * The behaviour every Store must have (ports.ts, docs/protocol.md#verdict, #key-lifecycle,
  * #privacy), written against the port only, so one suite checks the SQLite store and the PostgreSQL
  * one alike.
  *
- * `open` gives a store on EMPTY, fresh storage for every test, and a `cleanup` that releases it.
- * One test closes the store itself, so `cleanup` must accept a store that is already closed.
+ * `open` gives a store on EMPTY, fresh storage for every test, a `cleanup` that releases it, and
+ * `loggedRows`, the request log as the storage holds it (the one read around the port). One test
+ * closes the store itself, so `cleanup` must accept a store that is already closed.
  *
  * ```ts
  * storeContract('sqlite', async () => {
  *   const dir = await mkdtemp(join(tmpdir(), 'licence-'));
- *   const store = openSqliteStore({ file: join(dir, 'licence.db') });
- *   return { store, cleanup: async () => { await store.close(); await rm(dir, { recursive: true }); } };
+ *   const file = join(dir, 'licence.db');
+ *   const store = openSqliteStore({ file });
+ *   return {
+ *     store,
+ *     cleanup: async () => { await store.close(); await rm(dir, { recursive: true }); },
+ *     loggedRows: async () => readRequestLog(file),
+ *   };
  * });
  * ```
  */
-export function storeContract(name: string, open: () => Promise<{ store: Store; cleanup: () => Promise<void> }>): void {
+export function storeContract(name: string, open: () => Promise<OpenedStore>): void {
   describe(`Store contract: ${name}`, () => {
     let store: Store;
     let cleanup: (() => Promise<void>) | undefined;
+    let loggedRows: () => Promise<readonly StoredLogRow[]>;
     let hashes = 0;
 
     const T0 = 1_790_000_000; // 2026-09-21, seconds (ports.ts: every time is in seconds)
@@ -29,6 +56,7 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
       const opened = await open();
       store = opened.store;
       cleanup = opened.cleanup;
+      loggedRows = opened.loggedRows;
     });
 
     afterEach(async () => {
@@ -431,7 +459,13 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
     });
 
     describe('request log and purge (docs/protocol.md#privacy)', () => {
-      it('erases the IPs logged before the cut, keeps later ones, counts right, keeps bound domains', async () => {
+      /** The stored log, oldest first, as `{at, host, ip}`. */
+      async function stored(): Promise<StoredLogRow[]> {
+        const rows = (await loggedRows()).map(({ at, host, ip }) => ({ at, host, ip }));
+        return rows.sort((a, b) => a.at - b.at || a.host.localeCompare(b.host));
+      }
+
+      it('deletes the entries logged before the cut, IPs and all, keeps later ones, counts right, keeps keys and domains', async () => {
         await store.addProduct(product('theme'));
         const keyId = await created(newKey({ sites: 1 }));
         await store.bindDomain(keyId, 'a.fr', 1, T0);
@@ -444,20 +478,41 @@ export function storeContract(name: string, open: () => Promise<{ store: Store; 
         for (const entry of entries) {
           await store.logRequest(entry);
         }
-        const domainsBefore = (await store.findKeyById(keyId))?.domains;
+        const keyBefore = await store.findKeyById(keyId);
+        expect(await stored()).toHaveLength(4);
 
-        // Strictly before the cut: the entry AT the cut keeps its IP.
-        expect(await store.purgeIps(T0 - 100)).toBe(2);
-        // Already erased ones are not counted again.
-        expect(await store.purgeIps(T0 - 100)).toBe(0);
-        // The later entries kept theirs: a later cut erases exactly them.
-        expect(await store.purgeIps(T0 + 1)).toBe(2);
-        expect(await store.purgeIps(T0 + 1_000_000)).toBe(0);
-        expect((await store.findKeyById(keyId))?.domains).toEqual(domainsBefore);
+        // Strictly before the cut: the entry AT the cut stays, with its IP.
+        expect(await store.purgeRequestLog(T0 - 100)).toBe(2);
+        expect(await stored()).toEqual([
+          { at: T0 - 100, host: 'shop.a.fr', ip: '198.51.100.2' },
+          { at: T0, host: 'a.fr', ip: '203.0.113.7' },
+        ]);
+        // Deleted ones are not counted again.
+        expect(await store.purgeRequestLog(T0 - 100)).toBe(0);
+        // A later cut deletes exactly the later entries.
+        expect(await store.purgeRequestLog(T0 + 1)).toBe(2);
+        expect(await stored()).toEqual([]);
+        expect(await store.purgeRequestLog(T0 + 1_000_000)).toBe(0);
+        // The key, its status and its bound domains are not the log: they stay.
+        expect(await store.findKeyById(keyId)).toEqual(keyBefore);
+      });
+
+      it('logs again after a purge, and a later purge counts only the new entries', async () => {
+        await store.logRequest({ at: T0 - 10, keyId: null, host: 'a.fr', ip: '203.0.113.1' });
+        expect(await store.purgeRequestLog(T0)).toBe(1);
+        await store.logRequest({ at: T0 + 10, keyId: null, host: 'b.fr', ip: '203.0.113.2' });
+        await store.logRequest({ at: T0 + 20, keyId: null, host: 'c.fr', ip: '203.0.113.3' });
+        expect(await stored()).toEqual([
+          { at: T0 + 10, host: 'b.fr', ip: '203.0.113.2' },
+          { at: T0 + 20, host: 'c.fr', ip: '203.0.113.3' },
+        ]);
+        expect(await store.purgeRequestLog(T0 + 15)).toBe(1);
+        expect(await stored()).toEqual([{ at: T0 + 20, host: 'c.fr', ip: '203.0.113.3' }]);
       });
 
       it('answers 0 when there is nothing to purge', async () => {
-        expect(await store.purgeIps(T0)).toBe(0);
+        expect(await store.purgeRequestLog(T0)).toBe(0);
+        expect(await stored()).toEqual([]);
       });
     });
 
