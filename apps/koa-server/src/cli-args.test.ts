@@ -26,6 +26,16 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     });
   });
 
+  it('token, with or without --json, and nothing else', () => {
+    expect(parseCliArgs(['token'])).toEqual({ kind: 'token', json: false });
+    expect(parseCliArgs(['token', '--json'])).toEqual({ kind: 'token', json: true });
+    expect(parseCliArgs(['token', '--out', 'x']).kind).toBe('usage');
+    expect(parseCliArgs(['token', '--help'])).toEqual({
+      kind: 'help',
+      text: 'Usage: pnpm licence token [--json]  (a new LICENCE_ADMIN_TOKEN: 32 random bytes, base64url)\n',
+    });
+  });
+
   it('product add', () => {
     expect(parseCliArgs(['product', 'add', 'theme', '--author', 'me', '--name', 'Mon thème', '--json'])).toEqual({
       kind: 'admin',

@@ -40,6 +40,7 @@ export type AdminAction =
 export type CliCommand =
   | { readonly kind: 'serve' }
   | { readonly kind: 'keygen'; readonly out?: string; readonly printSeed: boolean; readonly json: boolean }
+  | { readonly kind: 'token'; readonly json: boolean }
   | { readonly kind: 'admin'; readonly action: AdminAction; readonly json: boolean }
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'usage'; readonly message: string };
@@ -77,6 +78,8 @@ function dispatch(name: CommandName, args: Args): CliCommand {
       return { kind: 'serve' };
     case 'keygen':
       return keygen(args);
+    case 'token':
+      return { kind: 'token', json: args.json };
     case 'product add':
       return productAdd(args);
     case 'key issue':

@@ -17,6 +17,7 @@ export const USAGE = `licence: the licence verification service and its administ
 Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of --json output):
   ${COMMAND} serve                                   start the HTTP service (embedded SQLite default)
   ${COMMAND} keygen --out FILE | --print-seed        make a new Ed25519 signing key, print its public key
+  ${COMMAND} token                                   print a new admin token for LICENCE_ADMIN_TOKEN
   ${COMMAND} product add <id> --author <a> --name <n>
   ${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]
   ${COMMAND} key show <cle>
@@ -24,7 +25,7 @@ Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of 
   ${COMMAND} key transfer <cle> [--from <host>] [--to <host>]
   ${COMMAND} key revoke <cle> [--reason <text>]
   ${COMMAND} installations <produit>
-  ${COMMAND} purge                                   erase client IPs older than twelve months
+  ${COMMAND} purge                                   delete request-log entries (and IPs) older than 12 months
 
 Options:
   --json        print the result as JSON (every command that prints data)
@@ -50,6 +51,11 @@ const COMMANDS = {
     usage: `${COMMAND} keygen [--out FILE] [--print-seed] [--json]  (writes FILE with mode 0600, never over an existing file)`,
     positionals: [],
     options: { ...JSON_OPTION, out: { type: 'string' }, 'print-seed': { type: 'boolean' } },
+  },
+  token: {
+    usage: `${COMMAND} token [--json]  (a new LICENCE_ADMIN_TOKEN: 32 random bytes, base64url)`,
+    positionals: [],
+    options: JSON_OPTION,
   },
   'product add': {
     usage: `${COMMAND} product add <id> --author <author> --name <name> [--json]`,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { decodeBase64, verifyEnvelope } from '@licence/core';
 import { createMemoryRateLimiter, createMemoryStore, createNodeSigner, createService } from '@licence/service';
 import type { Service } from '@licence/service';
@@ -15,6 +16,7 @@ import { createJsonLogger } from './json-logger.js';
 
 const keys = loadSignatureVectors().keys.primary;
 const KEY = 'ABCDE-FGHJK-MNPQR-STVWX-YZ012';
+const ADMIN_TOKEN = 'an-admin-token-long-enough-0123456789';
 
 function setUp(service?: Service) {
   const lines: string[] = [];
@@ -26,7 +28,7 @@ function setUp(service?: Service) {
     signer: createNodeSigner(decodeBase64(keys.seed, 'seed', 32)),
     logger,
     random: (length) => new Uint8Array(randomBytes(length)),
-    adminToken: 'an-admin-token-long-enough',
+    adminToken: ADMIN_TOKEN,
   });
   return { lines, handler: createLambdaHandler({ service: service ?? real, logger }) };
 }
@@ -98,6 +100,39 @@ describe('createLambdaHandler({ service })', () => {
     expect(errors).toMatchObject([
       { msg: 'request failed', route: '/api/licence', err: { name: 'Error', message: 'bug of the day' } },
     ]);
+  });
+
+  it('answers a gzip body (API Gateway passes Content-Encoding through) with 415 problem+json', async () => {
+    const { handler } = setUp();
+    const gzipped = gzipSync(JSON.stringify({ cle: KEY, url: 'https://exemple.fr' }));
+    const result = await handler({
+      ...v2('/api/licence', gzipped.toString('base64'), {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'user-agent': 'Product/1.0',
+      }),
+      isBase64Encoded: true,
+    });
+    if (!('statusCode' in result) || typeof result.body !== 'string') throw new Error('not an HTTP result');
+    expect(result.statusCode).toBe(415);
+    expect(result.headers).toMatchObject({ 'Content-Type': 'application/problem+json', 'Accept-Encoding': 'identity' });
+    expect(JSON.parse(result.body)).toMatchObject({ type: 'https://licence.dev/problems/unsupported-media-type' });
+  });
+
+  it('limits failed admin authentications per sourceIp: the eleventh request is a 429, the right token included', async () => {
+    const { handler } = setUp();
+    const purgeFrom = (sourceIp: string, token: string) =>
+      handler({
+        ...v2('/admin/purge', '', { authorization: `Bearer ${token}` }),
+        requestContext: { http: { method: 'POST', path: '/admin/purge', sourceIp }, stage: '$default' },
+      });
+    const statusOf = async (sourceIp: string, token: string) => {
+      const result = await purgeFrom(sourceIp, token);
+      return 'statusCode' in result ? result.statusCode : 0;
+    };
+    for (let n = 0; n < 10; n += 1) expect(await statusOf('203.0.113.9', `wrong-${n}`)).toBe(401);
+    expect(await statusOf('203.0.113.9', ADMIN_TOKEN)).toBe(429);
+    expect(await statusOf('203.0.113.10', ADMIN_TOKEN)).toBe(200);
   });
 
   it('runs the purge on the daily schedule, and close() is harmless for a service it does not own', async () => {

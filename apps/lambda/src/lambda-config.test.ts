@@ -16,14 +16,19 @@ function errorsOf(env: Environment): readonly string[] {
 describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () => {
   it('reads a complete environment', () => {
     const result = loadLambdaConfig(
-      { ...BASE, LICENCE_ADMIN_TOKEN: ' a-long-enough-token ', TRUST_PROXY: '10.0.0.0/8, loopback', LOG_LEVEL: 'WARN' },
+      {
+        ...BASE,
+        LICENCE_ADMIN_TOKEN: ' a-long-enough-token-0123456789-abcdefgh ',
+        TRUST_PROXY: '10.0.0.0/8, loopback',
+        LOG_LEVEL: 'WARN',
+      },
       '/var/task',
     );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.value.databaseUrl).toBe(BASE.DATABASE_URL);
     expect(result.value.signingKey.kind).toBe('inline');
-    expect(result.value.adminToken).toBe('a-long-enough-token');
+    expect(result.value.adminToken).toBe('a-long-enough-token-0123456789-abcdefgh');
     expect(result.value.trustProxy).toEqual({ cidrs: ['10.0.0.0/8', 'loopback'] });
     expect(result.value.logLevel).toBe('warn');
   });
@@ -93,7 +98,8 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
     { ...BASE, LICENCE_SIGNING_KEY: `${SEED}x` },
     { ...BASE, LICENCE_SIGNING_KEY_FILE: '/run/secrets/key' },
     { ...BASE, LICENCE_ADMIN_TOKEN: 'x'.repeat(15) },
-    { ...BASE, LICENCE_ADMIN_TOKEN: 'x'.repeat(16) },
+    { ...BASE, LICENCE_ADMIN_TOKEN: 'x'.repeat(32) },
+    { ...BASE, LICENCE_ADMIN_TOKEN: 'Zq3-vT8_xW1.pK5~nB7+mR2/hJ4LdF6s' },
     ...[
       '1',
       '32',

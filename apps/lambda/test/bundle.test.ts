@@ -4,7 +4,7 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { verifyEnvelope } from '@licence/core';
+import { isRecord, verifyEnvelope } from '@licence/core';
 import { readExternalJson } from '@licence/vectors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_DIR, BUNDLE_FILE, bundleLambda } from '../scripts/bundle.mjs';
@@ -70,9 +70,17 @@ describe('the Lambda bundle', () => {
         nonce: 'bundle-nonce-0123456789',
       });
       const headers = { 'content-type': 'application/json', 'user-agent': PRODUCT_UA };
+      // AWS's sample was sent by Postman, whose default User-Agent docs/protocol.md#user-agent-filter
+      // refuses (403): a product sends its own.
+      const sample = readExternalJson<Record<string, unknown>>('aws-lambda-events/apigw-request.json');
       const rest = {
-        ...readExternalJson<Record<string, unknown>>('aws-lambda-events/apigw-request.json'),
+        ...sample,
         path: '/api/licence',
+        headers: { ...(isRecord(sample.headers) ? sample.headers : {}), 'User-Agent': PRODUCT_UA },
+        multiValueHeaders: {
+          ...(isRecord(sample.multiValueHeaders) ? sample.multiValueHeaders : {}),
+          'User-Agent': [PRODUCT_UA],
+        },
         body,
       };
       const alb = {

@@ -19,7 +19,7 @@ import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 const postgres = await throwawayPostgres('lambda configuration errors');
 
-const ADMIN_TOKEN = 'an-admin-token-of-some-length';
+const ADMIN_TOKEN = 'an-admin-token-of-some-length-0123456789';
 const verification = () =>
   httpApiEvent({
     method: 'POST',

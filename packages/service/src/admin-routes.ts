@@ -1,9 +1,15 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { type AdminError, type AdminErrorClass, isAdminError } from './admin-errors.js';
+import { type AdminAuthFailures, authenticateAdmin } from './admin-auth.js';
 import * as fields from './admin-fields.js';
 import type { KeyAdmin } from './key-admin-types.js';
 import { HttpError, type ProblemKind } from './problem.js';
-import { checkBodySize, checkJsonContentType, MAX_ADMIN_BODY_BYTES, parseJsonObject } from './request-body.js';
+import {
+  checkBodySize,
+  checkContentEncoding,
+  checkJsonContentType,
+  MAX_ADMIN_BODY_BYTES,
+  parseJsonObject,
+} from './request-body.js';
 import { jsonResponse } from './response.js';
 import type { ServiceContext } from './service-context.js';
 import type { ServiceRequest, ServiceResponse } from './service-types.js';
@@ -11,31 +17,13 @@ import type { ServiceRequest, ServiceResponse } from './service-types.js';
 /**
  * The admin HTTP API (docs/protocol.md#administration), a thin layer over `KeyAdmin`. Only mounted
  * when an admin token is set (else every `/admin` path is a 404 like any unknown path). Order of
- * checks: token 401 (first, on every `/admin` path, so that routes are not probed without it),
- * unknown route 404, method 405 with `Allow`, body size 413 (64 KiB), content type 415 (only when a
- * body is sent), JSON 400; then the body's fields (admin-fields.ts) and the operation, whose
- * `AdminError`s become problems here, and only here. No User-Agent filter and no rate limit: the
- * token guards it (docs/protocol.md#request).
+ * checks: the client's lockout after too many failed authentications 429, then the token 401
+ * (admin-auth.ts; first, on every `/admin` path, so that routes are not probed without it),
+ * unknown route 404, method 405 with `Allow`, body size 413 (64 KiB), content coding and content
+ * type 415 (only when a body is sent), JSON 400; then the body's fields (admin-fields.ts) and the
+ * operation, whose `AdminError`s become problems here, and only here. No User-Agent filter and no
+ * rate limit of the public endpoint: the token guards it (docs/protocol.md#request).
  */
-
-/** SHA-256 of a token: both sides hashed to the same length before `timingSafeEqual`. */
-export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
-}
-
-/**
- * True when `Authorization: Bearer <token>` (RFC 6750 2.1; the scheme is case-insensitive, RFC
- * 9110 11.1) carries the admin token. Compared in constant time (docs/protocol.md#administration):
- * hashing first makes the lengths equal, so `timingSafeEqual` leaks neither the token nor its
- * length.
- */
-export function isAuthorized(header: string | undefined, expected: Buffer): boolean {
-  if (header === undefined) return false;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  const token = match?.[1];
-  if (token === undefined) return false;
-  return timingSafeEqual(hashToken(token), expected);
-}
 
 interface Route {
   /** Path segments after `/admin`; `:name` captures one. */
@@ -174,13 +162,10 @@ export function adminRouteName(request: ServiceRequest): string {
 export async function handleAdmin(
   context: ServiceContext,
   admin: KeyAdmin,
+  failures: AdminAuthFailures,
   request: ServiceRequest,
 ): Promise<ServiceResponse> {
-  if (context.adminTokenHash === null || !isAuthorized(request.headers.authorization, context.adminTokenHash)) {
-    throw new HttpError('unauthorized', 'send Authorization: Bearer <admin token>', {
-      headers: { 'WWW-Authenticate': 'Bearer' },
-    });
-  }
+  await authenticateAdmin(context, failures, request, adminRouteName(request));
   const segments = segmentsOf(request.path) ?? [];
   const matching = ROUTES.map((route) => ({ route, params: matchRoute(route.pattern, segments) })).filter(
     (entry): entry is { route: Route; params: Record<string, string> } => entry.params !== null,
@@ -199,6 +184,7 @@ export async function handleAdmin(
     // docs/protocol.md#administration: a missing body is fine wherever no field is required,
     // whatever its type says.
     if (bytes.length > 0) {
+      checkContentEncoding(request.headers['content-encoding']);
       checkJsonContentType(request.headers['content-type']);
       body = parseJsonObject(bytes, true);
     }

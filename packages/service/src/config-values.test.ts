@@ -3,6 +3,7 @@ import {
   decodeSeed,
   isPostgresUrl,
   logLevelOrInfo,
+  adminTokenFault,
   parseAdminToken,
   parseDatabaseUrl,
   parseLogLevel,
@@ -55,12 +56,82 @@ describe('config values (docs/protocol.md#configuration)', () => {
       errors: [{ variable: 'DATABASE_URL', message: 'expected a postgres:// or postgresql:// URL (value not shown)' }],
     });
     expect(parseAdminToken(undefined)).toEqual({ ok: true, value: undefined });
-    expect(parseAdminToken('x'.repeat(16))).toEqual({ ok: true, value: 'x'.repeat(16) });
     expect(parseAdminToken('short-secret')).toEqual({
       ok: false,
       errors: [
-        { variable: 'LICENCE_ADMIN_TOKEN', message: 'must be at least 16 characters, got 12 (value not shown)' },
+        {
+          variable: 'LICENCE_ADMIN_TOKEN',
+          message: 'must be at least 32 characters, got 12 (value not shown; `pnpm licence token` makes one)',
+        },
       ],
     });
+  });
+});
+
+describe('the admin token rule (docs/protocol.md#administration)', () => {
+  const GOOD = 'Zq3-vT8_xW1.pK5~nB7+mR2/hJ4LdF6s';
+
+  it.each([
+    ['a base64url token (what `licence token` prints)', 'y2Yq7mAr1K3l6JtZP0wGxS9VcN4bE8uQdH5fRiUoLzI'],
+    ['`openssl rand -hex 32`', '3f9a0c7b51e24d8696af0e3b7c2d415a8e9f60b1c3d2e5f4a7b6c9d8e1f0a2b3'],
+    ['`openssl rand -base64 32`, with its padding', 'mY3k+Q0vZ/8tR5wPq2nL7sXc1bH9dGf4jE6aU0oIzKc='],
+    ['every character RFC 6750 allows', GOOD],
+  ])('accepts %s', (_name, token) => {
+    expect(adminTokenFault(token)).toBeNull();
+    expect(parseAdminToken(token)).toEqual({ ok: true, value: token });
+  });
+
+  it.each([
+    [
+      'a space inside',
+      `${GOOD.slice(0, 16)} ${GOOD.slice(16)}`,
+      'holds white space, which an Authorization: Bearer header cannot carry',
+    ],
+    ['a tab inside', `${GOOD}\t${GOOD}`, 'holds white space, which an Authorization: Bearer header cannot carry'],
+    [
+      'a character a Bearer token cannot hold',
+      `${GOOD}!`,
+      'may hold only letters, digits, - . _ ~ + / and a trailing =, as a Bearer token (RFC 6750 2.1)',
+    ],
+    [
+      'an = that is not at the end',
+      `${GOOD}=x`,
+      'may hold only letters, digits, - . _ ~ + / and a trailing =, as a Bearer token (RFC 6750 2.1)',
+    ],
+    [
+      'a non-ASCII letter',
+      `${GOOD}é`,
+      'may hold only letters, digits, - . _ ~ + / and a trailing =, as a Bearer token (RFC 6750 2.1)',
+    ],
+    ['31 characters', GOOD.slice(1), 'must be at least 32 characters, got 31'],
+    [
+      'one character repeated',
+      'a'.repeat(64),
+      'must hold at least 10 different characters, got 1: too repetitive to be a secret',
+    ],
+    [
+      'a short cycle',
+      'abc123'.repeat(8),
+      'must hold at least 10 different characters, got 6: too repetitive to be a secret',
+    ],
+    [
+      'nine different characters',
+      '123456789'.repeat(4),
+      'must hold at least 10 different characters, got 9: too repetitive to be a secret',
+    ],
+  ])('refuses %s, with its own message and never the value', (_name, token, fault) => {
+    expect(adminTokenFault(token)).toBe(fault);
+    const reading = parseAdminToken(token);
+    expect(reading).toEqual({
+      ok: false,
+      errors: [
+        { variable: 'LICENCE_ADMIN_TOKEN', message: `${fault} (value not shown; \`pnpm licence token\` makes one)` },
+      ],
+    });
+    expect(JSON.stringify(reading)).not.toContain(token);
+  });
+
+  it('takes ten different characters as enough', () => {
+    expect(adminTokenFault('1234567890'.repeat(4))).toBeNull();
   });
 });

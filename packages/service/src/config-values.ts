@@ -14,9 +14,23 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * docs/protocol.md#administration: a Bearer token shorter than this is guessable
- * (LICENCE_ADMIN_TOKEN).
+ * (LICENCE_ADMIN_TOKEN). 32 characters of a random base64 or hex string carry 192 or 128 bits.
  */
-export const MIN_ADMIN_TOKEN_LENGTH = 16;
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
+
+/**
+ * docs/protocol.md#administration: fewer different characters than this is a repetition
+ * (`aaaa...`, `abcabc...`), not a secret. A random hex token of 64 characters falls below it once in
+ * about 10^12 draws; base64 tokens, far less often.
+ */
+export const MIN_ADMIN_TOKEN_DISTINCT = 10;
+
+/**
+ * RFC 6750 2.1: `b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`. A
+ * token made of these can always be sent in an `Authorization: Bearer` header; one with white space
+ * never can (`isAuthorized` reads the token up to the first space).
+ */
+const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 
 /** LOG_LEVEL (default `info`; case and surrounding space ignored). */
 export function parseLogLevel(raw: string | undefined): Parsed<LogLevel> {
@@ -61,11 +75,32 @@ export function parseDatabaseUrl(raw: string | undefined): Parsed<string | undef
   return invalid('DATABASE_URL', 'expected a postgres:// or postgresql:// URL (value not shown)');
 }
 
-/** LICENCE_ADMIN_TOKEN: unset (the admin API is off) or long enough; its length is shown, never it. */
+/**
+ * The admin token rule (docs/protocol.md#administration), for LICENCE_ADMIN_TOKEN and
+ * `createService`'s `adminToken` alike: what is wrong with `token`, or null when it may be used.
+ * Each fault names the rule and at most a count, never the token. In this order: white space (the
+ * token could never be sent, see `BEARER_TOKEN`), another character a Bearer token cannot hold, too
+ * short, too repetitive.
+ */
+export function adminTokenFault(token: string): string | null {
+  if (/\s/.test(token)) return 'holds white space, which an Authorization: Bearer header cannot carry';
+  if (!BEARER_TOKEN.test(token)) {
+    return 'may hold only letters, digits, - . _ ~ + / and a trailing =, as a Bearer token (RFC 6750 2.1)';
+  }
+  if (token.length < MIN_ADMIN_TOKEN_LENGTH) {
+    return `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters, got ${token.length}`;
+  }
+  const distinct = new Set(token).size;
+  if (distinct < MIN_ADMIN_TOKEN_DISTINCT) {
+    return `must hold at least ${MIN_ADMIN_TOKEN_DISTINCT} different characters, got ${distinct}: too repetitive to be a secret`;
+  }
+  return null;
+}
+
+/** LICENCE_ADMIN_TOKEN: unset (the admin API is off) or a token `adminTokenFault` accepts; never shown. */
 export function parseAdminToken(raw: string | undefined): Parsed<string | undefined> {
-  if (raw === undefined || raw.length >= MIN_ADMIN_TOKEN_LENGTH) return parsed(raw);
-  return invalid(
-    'LICENCE_ADMIN_TOKEN',
-    `must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters, got ${raw.length} (value not shown)`,
-  );
+  if (raw === undefined) return parsed(undefined);
+  const fault = adminTokenFault(raw);
+  if (fault === null) return parsed(raw);
+  return invalid('LICENCE_ADMIN_TOKEN', `${fault} (value not shown; \`pnpm licence token\` makes one)`);
 }

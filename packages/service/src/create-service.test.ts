@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { parseHost, verifyEnvelope } from '@licence/core';
+import { gzipSync } from 'node:zlib';
+import { parseHost, ValidationError, verifyEnvelope } from '@licence/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,7 +19,7 @@ import { createService } from './create-service.js';
 import { createMemoryRateLimiter } from './memory-rate-limiter.js';
 import { createMemoryStore } from './memory-store.js';
 import { createNodeSigner } from './node-signer.js';
-import type { ServiceOptions } from './service-types.js';
+import type { ServiceOptions, ServiceResponse } from './service-types.js';
 
 const DAY = 86_400_000;
 
@@ -63,7 +64,7 @@ describe('createService', () => {
     for (const request of requests) expect((await service.handle(request)).headers['Cache-Control']).toBe('no-store');
   });
 
-  it('purge() erases IPs older than twelve months, returns the count and logs it', async () => {
+  it('purge() deletes log entries older than twelve months, returns the count and logs it', async () => {
     const { service, store, clock, logger } = createHarness();
     const cle = await issue(service, {});
     const start = clock.nowMs;
@@ -73,7 +74,7 @@ describe('createService', () => {
     // Thirteen months after the first entry, eleven after the second.
     clock.nowMs = Date.UTC(2027, 11, 22, 10, 14, 0);
     expect(await service.purge()).toBe(1);
-    expect(store.requestLog().map((entry) => entry.ip === null)).toEqual([true, false]);
+    expect(store.requestLog().map((entry) => entry.at)).toEqual([Math.floor((start + 2 * 30 * DAY) / 1000)]);
     expect(logger.lines.find((line) => line.fields.action === 'purge')?.fields).toMatchObject({ erased: 1 });
     expect(await service.purge()).toBe(0);
   });
@@ -89,6 +90,111 @@ describe('createService', () => {
     const response = await service.handle(verdictRequest({ cle: 'x', url: 'exemple.fr' }));
     expect(response.status).toBe(500);
     expect(response.headers['Access-Control-Allow-Origin']).toBe('*');
+  });
+});
+
+describe('createService adminToken: the rule of LICENCE_ADMIN_TOKEN (docs/protocol.md#administration)', () => {
+  it.each([
+    [
+      'white space',
+      'an admin token with spaces in it, long enough',
+      'holds white space, which an Authorization: Bearer header cannot carry',
+    ],
+    ['too short', 'short-token', 'must be at least 32 characters, got 11'],
+    [
+      'too repetitive',
+      'ab'.repeat(20),
+      'must hold at least 10 different characters, got 2: too repetitive to be a secret',
+    ],
+  ])('refuses a token with %s at creation, never showing it', (_name, adminToken, fault) => {
+    const create = () => createService({ ...baseOptions(), adminToken });
+    expect(create).toThrow(ValidationError);
+    expect(create).toThrow(`adminToken: ${fault} (value not shown)`);
+    try {
+      create();
+    } catch (error) {
+      expect(String(error)).not.toContain(adminToken);
+    }
+  });
+
+  it('refuses a token that is not a string (a JavaScript caller)', () => {
+    // What a JavaScript caller can pass: the type says string, the value is a number.
+    expect(() => createService(Object.assign(baseOptions(), { adminToken: 42 }))).toThrow(
+      'adminToken: expected a string',
+    );
+  });
+
+  it('takes a good token, and an empty one as none (the admin API off)', async () => {
+    const good = createService({ ...baseOptions(), adminToken: 'Zq3-vT8_xW1.pK5~nB7+mR2/hJ4LdF6s' });
+    const on = await good.handle(adminRequest('POST', '/admin/purge', undefined, 'Zq3-vT8_xW1.pK5~nB7+mR2/hJ4LdF6s'));
+    expect(on.status).toBe(200);
+    const off = createService({ ...baseOptions(), adminToken: '' });
+    expect((await off.handle(adminRequest('POST', '/admin/purge', undefined, ''))).status).toBe(404);
+  });
+});
+
+describe('Content-Encoding of a request body (docs/protocol.md#request)', () => {
+  const BODY = { cle: 'ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ', url: 'exemple.fr' };
+  const gzipped = new Uint8Array(gzipSync(JSON.stringify(BODY)));
+  const encoded = (encoding: string, body: unknown = gzipped, contentType = 'application/json') =>
+    verdictRequest(body, { contentType, headers: { 'content-encoding': encoding } });
+
+  function expectCodingRefused(response: ServiceResponse, cors: boolean): void {
+    expect(response.status).toBe(415);
+    expect(response.headers['Content-Type']).toBe('application/problem+json');
+    // RFC 9110 12.5.3: what tells a content-coding 415 from a media-type one.
+    expect(response.headers['Accept-Encoding']).toBe('identity');
+    expect(response.headers['Access-Control-Allow-Origin']).toBe(cors ? '*' : undefined);
+    expect(JSON.parse(response.body)).toEqual({
+      type: 'https://licence.dev/problems/unsupported-media-type',
+      title: 'Unsupported media type',
+      status: 415,
+      detail: 'Content-Encoding is not supported: send the body uncompressed',
+    });
+  }
+
+  it.each(['gzip', 'GZIP', 'deflate', 'br', 'zstd', 'x-gzip', 'identity, gzip', 'gzip, identity', 'nonsense'])(
+    'answers 415 with Accept-Encoding: identity for a body sent with Content-Encoding %j',
+    async (encoding) => {
+      const { service } = createHarness();
+      expectCodingRefused(await service.handle(encoded(encoding)), true);
+    },
+  );
+
+  it.each(['identity', 'Identity', ' identity , IDENTITY ', ''])(
+    'reads a body sent with Content-Encoding %j',
+    async (encoding) => {
+      const { service } = createHarness();
+      expect((await service.handle(encoded(encoding, BODY))).status).toBe(200);
+    },
+  );
+
+  it('comes after the size, before the content type; counts toward the rate limit; leaves the media-type 415 without Accept-Encoding', async () => {
+    const { service } = createHarness({ limit: 3 });
+    expect((await service.handle(encoded('gzip', new Uint8Array(9000)))).status).toBe(413);
+    expectCodingRefused(await service.handle(encoded('gzip', gzipped, 'text/plain')), true);
+    const mediaType = await service.handle(verdictRequest(BODY, { contentType: 'text/plain' }));
+    expect(mediaType.status).toBe(415);
+    expect(mediaType.headers['Accept-Encoding']).toBeUndefined();
+    expect((await service.handle(encoded('gzip'))).status).toBe(429);
+  });
+
+  it('applies only to a request with a body: an empty one is the empty-body 400', async () => {
+    const { service } = createHarness();
+    const response = await service.handle(encoded('gzip', ''));
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ detail: 'body: is empty; expected a JSON object' });
+  });
+
+  it('holds for the admin API when a body is sent', async () => {
+    const { service } = createHarness();
+    const product = gzipSync(JSON.stringify({ id: 'p', author: 'a', name: 'n' }));
+    const request = adminRequest('POST', '/admin/products', new Uint8Array(product));
+    const refused = await service.handle({ ...request, headers: { ...request.headers, 'content-encoding': 'gzip' } });
+    expectCodingRefused(refused, false);
+    const purge = adminRequest('POST', '/admin/purge');
+    const bodyless = await service.handle({ ...purge, headers: { ...purge.headers, 'content-encoding': 'gzip' } });
+    expect(bodyless.status).toBe(200);
   });
 });
 

@@ -1,6 +1,8 @@
 import { describeError, ValidationError } from '@licence/core';
-import { adminRouteName, handleAdmin, hashToken, isAdminPath } from './admin-routes.js';
+import { createAdminAuthFailures, hashToken } from './admin-auth.js';
+import { adminRouteName, handleAdmin, isAdminPath } from './admin-routes.js';
 import { compileTrustProxy } from './client-ip.js';
+import { adminTokenFault } from './config-values.js';
 import { handleHealth } from './healthz.js';
 import { createKeyAdmin } from './key-admin.js';
 import { HttpError, isHttpError } from './problem.js';
@@ -25,14 +27,11 @@ export const HEALTH_PATH = '/healthz';
  * `handle()` never rejects: a fault becomes a 5xx problem and an error log line that names the
  * route, never the path (an admin path may hold a key) nor the body.
  *
- * Options are checked here, once: a bad `trustProxy` or a non-string token throws a
- * ValidationError so that a server refuses to start rather than misjudge every request.
+ * Options are checked here, once: a bad `trustProxy` or an admin token that breaks the rule of
+ * LICENCE_ADMIN_TOKEN throws a ValidationError so that a server refuses to start rather than
+ * misjudge every request.
  */
 export function createService(options: ServiceOptions): Service {
-  const adminToken = options.adminToken;
-  if (adminToken !== undefined && typeof adminToken !== 'string') {
-    throw new ValidationError('adminToken', 'adminToken: expected a string');
-  }
   const context: ServiceContext = {
     store: options.store,
     rateLimiter: options.rateLimiter,
@@ -43,10 +42,10 @@ export function createService(options: ServiceOptions): Service {
     settings: options.settings,
     trust: compileTrustProxy(options.trustProxy),
     blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
-    // docs/protocol.md#administration: off unless a token is set; an empty token is no token.
-    adminTokenHash: adminToken === undefined || adminToken === '' ? null : hashToken(adminToken),
+    adminTokenHash: checkedAdminToken(options.adminToken),
   };
   const admin = createKeyAdmin(context);
+  const authFailures = createAdminAuthFailures();
   const { logger } = context;
 
   /** A caught error as its answer; faults are logged (without the path: it may hold a key). */
@@ -79,7 +78,7 @@ export function createService(options: ServiceOptions): Service {
       }
       if (context.adminTokenHash !== null && isAdminPath(path)) {
         try {
-          return await handleAdmin(context, admin, request);
+          return await handleAdmin(context, admin, authFailures, request);
         } catch (error) {
           return answerError(error, adminRouteName(request), {});
         }
@@ -91,4 +90,17 @@ export function createService(options: ServiceOptions): Service {
       return (await admin.purge()).erased;
     },
   };
+}
+
+/**
+ * ServiceOptions `adminToken` as its hash, or null when the admin API is off
+ * (docs/protocol.md#administration: off unless a token is set; an empty token is no token). A token
+ * is held to the rule of LICENCE_ADMIN_TOKEN (`adminTokenFault`), and the fault never shows it.
+ */
+function checkedAdminToken(token: unknown): Buffer | null {
+  if (token === undefined || token === '') return null;
+  if (typeof token !== 'string') throw new ValidationError('adminToken', 'adminToken: expected a string');
+  const fault = adminTokenFault(token);
+  if (fault !== null) throw new ValidationError('adminToken', `adminToken: ${fault} (value not shown)`);
+  return hashToken(token);
 }

@@ -29,7 +29,7 @@ export { AdminError, isAdminError } from './admin-errors.js';
 export type { AdminErrorClass, AdminErrorCode } from './admin-errors.js';
 export { MAX_REASON_LENGTH, MAX_SITES } from './key-admin-rules.js';
 export { parseDateTime } from './parse-date-time.js';
-export { hashToken, isAuthorized } from './admin-routes.js';
+export { ADMIN_AUTH_FAILURES, hashToken, isAuthorized } from './admin-auth.js';
 export { hashKey } from './key-hash.js';
 export { twelveMonthsBefore } from './retention.js';
 
@@ -50,10 +50,12 @@ export {
 } from './client-ip.js';
 export { parseTrustProxy } from './parse-trust-proxy.js';
 export {
+  adminTokenFault,
   decodeSeed,
   isPostgresUrl,
   LOG_LEVELS,
   logLevelOrInfo,
+  MIN_ADMIN_TOKEN_DISTINCT,
   MIN_ADMIN_TOKEN_LENGTH,
   parseAdminToken,
   parseDatabaseUrl,
@@ -61,7 +63,8 @@ export {
 } from './config-values.js';
 export type { LogLevel } from './config-values.js';
 export type { CompiledCidr, CompiledTrustProxy } from './client-ip.js';
-export { DEFAULT_BLOCKED_USER_AGENTS, isBlockedUserAgent } from './user-agents.js';
+export { DEFAULT_BLOCKED_USER_AGENTS, isBlockedUserAgent, LIBRARY_USER_AGENTS } from './user-agents.js';
+export type { LibraryUserAgent } from './user-agents.js';
 
 // Configuration (docs/protocol.md#configuration): one result shape, one reading of the shared variables
 export { combine, configErrorLine, invalid, parsed, required } from './parsed.js';
@@ -93,7 +96,7 @@ export type {
 export { createMemoryStore } from './memory-store.js';
 export type { MemoryStore } from './memory-store.js';
 export { createMemoryRateLimiter } from './memory-rate-limiter.js';
-export type { MemoryRateLimiterOptions } from './memory-rate-limiter.js';
+export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './memory-rate-limiter.js';
 export { createNodeSigner } from './node-signer.js';
 export { randomBytes } from './node-random.js';
 

@@ -4,6 +4,17 @@ import type { SlidingWindowOptions } from './sliding-window.js';
 
 export type MemoryRateLimiterOptions = SlidingWindowOptions;
 
+export interface MemoryRateLimiter extends RateLimiter {
+  /**
+   * Whole seconds until `client` may be counted again (at least 1) while its window is full, 0
+   * while it has room. Counts nothing: the admin API asks it before it knows whether a request
+   * fails its authentication (docs/protocol.md#administration).
+   */
+  readonly retryAfter: (client: string, nowMs: number) => number;
+  /** How many clients are tracked (for tests of the memory bound). */
+  readonly size: () => number;
+}
+
 /**
  * The rate limit (docs/protocol.md#rate-limit) for one process: a sliding window LOG, not clock
  * minutes. Each client keeps the times of its accepted requests inside the window (at most `limit`
@@ -14,9 +25,7 @@ export type MemoryRateLimiterOptions = SlidingWindowOptions;
  * bounded: at most `limit` times per client, and clients whose window emptied are dropped by a
  * sweep that runs at most once per window (amortised O(1) per hit).
  */
-export function createMemoryRateLimiter(
-  options: MemoryRateLimiterOptions = {},
-): RateLimiter & { readonly size: () => number } {
+export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): MemoryRateLimiter {
   const { limit, windowMs } = slidingWindow(options);
 
   /** Client -> accepted request times, oldest first. */
@@ -55,7 +64,12 @@ export function createMemoryRateLimiter(
       const retryAfter = retryAfterSeconds(times[0] ?? nowMs, windowMs, nowMs);
       return Promise.resolve({ allowed: false, retryAfter });
     },
-    /** How many clients are tracked (for tests of the memory bound). */
+    retryAfter(client, nowMs) {
+      const times = clients.get(client);
+      if (times === undefined) return 0;
+      prune(times, nowMs);
+      return times.length < limit ? 0 : retryAfterSeconds(times[0] ?? nowMs, windowMs, nowMs);
+    },
     size: () => clients.size,
   };
 }

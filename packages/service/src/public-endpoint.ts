@@ -1,7 +1,14 @@
 import { normalizeKey, parseHost, validateNonce, validateProduit } from '@licence/core';
 import { clientIp, rateLimitKey } from './client-ip.js';
 import { HttpError } from './problem.js';
-import { checkBodySize, checkJsonContentType, field, MAX_BODY_BYTES, parseJsonObject } from './request-body.js';
+import {
+  checkBodySize,
+  checkContentEncoding,
+  checkJsonContentType,
+  field,
+  MAX_BODY_BYTES,
+  parseJsonObject,
+} from './request-body.js';
 import { emptyResponse, jsonResponse, type Headers } from './response.js';
 import { fromStore, type ServiceContext } from './service-context.js';
 import type { ServiceRequest, ServiceResponse } from './service-types.js';
@@ -33,7 +40,7 @@ const PREFLIGHT_HEADERS: Headers = {
 /**
  * `POST /api/licence` (and `/api/license`), after the path matched. The order of
  * docs/protocol.md#request, the first failing check answers: method 405, User-Agent 403, rate limit
- * 429, body size 413, content type 415, body 400; then the signed verdict. OPTIONS answers before
+ * 429, body size 413, content coding and content type 415, body 400; then the signed verdict. OPTIONS answers before
  * any of them and is neither filtered nor counted (docs/protocol.md#user-agent-filter,
  * #rate-limit). 405 and 403 do not count toward the rate limit; everything after it does, 413
  * included.
@@ -70,13 +77,14 @@ export async function handlePublic(context: ServiceContext, request: ServiceRequ
 }
 
 /**
- * The body checks of docs/protocol.md#request, in its order: size 413, content type 415, then the
- * JSON and its fields 400. Field order: the key first (docs/protocol.md#key-normalisation: its
+ * The body checks of docs/protocol.md#request, in its order: size 413, content coding (when there
+ * is a body) then content type 415, then the JSON and its fields 400. Field order: the key first (docs/protocol.md#key-normalisation: its
  * length is checked before anything else), then the host, then our two optional fields. Core's
  * messages never hold the key.
  */
 function parseVerdictBody(request: ServiceRequest): Omit<VerdictInput, 'ip'> {
   const bytes = checkBodySize(request.body, MAX_BODY_BYTES);
+  if (bytes.length > 0) checkContentEncoding(request.headers['content-encoding']);
   checkJsonContentType(request.headers['content-type']);
   const body = parseJsonObject(bytes);
   if (body.cle === undefined) throw new HttpError('invalid-request', 'cle: is required');

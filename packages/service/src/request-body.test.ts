@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpError } from './problem.js';
 import {
   checkBodySize,
+  checkContentEncoding,
   checkJsonContentType,
   field,
   isJsonContentType,
@@ -62,6 +63,27 @@ describe('isJsonContentType', () => {
 
   it('answers 415 through checkJsonContentType', () => {
     expect(failure(() => checkJsonContentType('text/plain')).status).toBe(415);
+  });
+});
+
+describe('checkContentEncoding (RFC 9110 8.4, 12.5.3)', () => {
+  it.each([undefined, '', ' ', 'identity', 'IDENTITY', 'identity, identity', ' , identity'])('takes %j', (header) => {
+    expect(() => checkContentEncoding(header)).not.toThrow();
+  });
+
+  it.each(['gzip', 'x-gzip', 'deflate', 'br', 'compress', 'zstd', 'gzip, identity', 'identity;q=1', 'Gzip'])(
+    'answers %j with 415 and Accept-Encoding: identity, never quoting the header',
+    (header) => {
+      const error = failure(() => checkContentEncoding(header));
+      expect(error.status).toBe(415);
+      expect(error.kind).toBe('unsupported-media-type');
+      expect(error.headers).toEqual({ 'Accept-Encoding': 'identity' });
+      expect(error.detail).toBe('Content-Encoding is not supported: send the body uncompressed');
+    },
+  );
+
+  it('leaves the media-type 415 without Accept-Encoding (RFC 9110 12.5.3)', () => {
+    expect(failure(() => checkJsonContentType('text/plain')).headers).toEqual({});
   });
 });
 

@@ -2,8 +2,8 @@ import { isRecord, isValidationError, typeName } from '@licence/core';
 import { HttpError } from './problem.js';
 
 /**
- * The body checks of docs/protocol.md#request, in its order: size (413), content type (415), then
- * the JSON itself (400). Every message names the rule and never quotes the body: it may hold a key.
+ * The body checks of docs/protocol.md#request, in its order: size (413), content coding and content
+ * type (415), then the JSON itself (400). Every message names the rule and never quotes the body: it may hold a key.
  * The JSON parser's own message is never used for that reason (V8 quotes the input in it).
  */
 
@@ -38,6 +38,25 @@ export function checkJsonContentType(header: string | undefined): void {
   if (!isJsonContentType(header)) {
     throw new HttpError('unsupported-media-type', 'Content-Type must be application/json');
   }
+}
+
+/**
+ * 415 when the body carries a content coding (RFC 9110 8.4: `Content-Encoding: gzip`...). The
+ * service reads the bytes as they come and never decompresses them (docs/protocol.md#request):
+ * `identity`, or no header, is the only coding taken. RFC 9110 12.5.3: the 415 of a content coding
+ * carries `Accept-Encoding`, which tells it from a 415 of a media type (which must not carry it).
+ * The header's value is never quoted: it is the caller's text.
+ */
+export function checkContentEncoding(header: string | undefined): void {
+  if (header === undefined) return;
+  const codings = header
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '');
+  if (codings.every((coding) => coding === 'identity')) return;
+  throw new HttpError('unsupported-media-type', 'Content-Encoding is not supported: send the body uncompressed', {
+    headers: { 'Accept-Encoding': 'identity' },
+  });
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

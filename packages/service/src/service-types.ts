@@ -61,6 +61,9 @@ export interface ServiceOptions {
 
 export interface Service {
   handle(request: ServiceRequest): Promise<ServiceResponse>;
-  /** docs/protocol.md#privacy: erase client IPs older than twelve months; returns the count. */
+  /**
+   * docs/protocol.md#privacy: delete the request-log entries older than twelve months, with their
+   * client IPs; returns the count.
+   */
   purge(): Promise<number>;
 }

@@ -67,7 +67,7 @@ export function createTestLogger(): TestLogger {
   };
 }
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789-abcdefgh';
 export const UA = 'MonTheme/1.2 (+https://exemple.fr)';
 
 export interface Harness {

@@ -399,7 +399,32 @@ const cases = [
     steps: [
       unknownKey(refused('inconnue', {}), { headers: { 'user-agent': 'MonTheme/2.1 (WordPress; curl)' } }),
       unknownKey(refused('inconnue', {}), { headers: { 'user-agent': 'MonTheme/2.1 GuzzleHttp/7' } }),
+      // A name that only starts like a library's; WordPress's default (it names the site); the
+      // default of each client of this repository (the product's id first).
+      unknownKey(refused('inconnue', {}), { headers: { 'user-agent': 'curly-theme/1.0' } }),
+      unknownKey(refused('inconnue', {}), { headers: { 'user-agent': 'WordPress/6.1; https://example.com' } }),
+      unknownKey(refused('inconnue', {}), { headers: { 'user-agent': 'mon-theme (@licence/client 0.1.0)' } }),
+      unknownKey(refused('inconnue', {}), { headers: { 'user-agent': 'curl (licence-php/1.0.0)' } }),
     ],
+  },
+  {
+    name: 'more defaults are 403: a bare library name, API tools, more libraries',
+    steps: [
+      'curl',
+      'Wget',
+      'python-urllib3/2.2.1',
+      'aiohttp/3.9.1',
+      'Node.js/20.11.0 (linux; x64)',
+      'HTTPie/3.2.2',
+      'PostmanRuntime/7.36.0',
+      'insomnia/2023.5.8',
+      'got (https://github.com/sindresorhus/got)',
+      'Scrapy/2.11.0 (+https://scrapy.org)',
+    ].map((ua) =>
+      unknownKey(problem(403, 'user-agent-blocked', { 'access-control-allow-origin': '*' }), {
+        headers: { 'user-agent': ua },
+      }),
+    ),
   },
   {
     name: 'the content type must be application/json',
@@ -411,6 +436,18 @@ const cases = [
       unknownKey(problem(415, 'unsupported-media-type'), { headers: { 'content-type': null } }),
       unknownKey(refused('inconnue', {}), { headers: { 'content-type': 'application/json; charset=utf-8' } }),
       unknownKey(refused('inconnue', {}), { headers: { 'content-type': 'Application/JSON' } }),
+    ],
+  },
+  {
+    name: 'a body with a content coding is 415, with Accept-Encoding: identity',
+    steps: [
+      unknownKey(problem(415, 'unsupported-media-type', { 'accept-encoding': 'identity' }), {
+        headers: { 'content-encoding': 'gzip' },
+      }),
+      unknownKey(problem(415, 'unsupported-media-type', { 'accept-encoding': 'identity' }), {
+        headers: { 'content-encoding': 'br' },
+      }),
+      unknownKey(refused('inconnue', {}), { headers: { 'content-encoding': 'identity' } }),
     ],
   },
   {

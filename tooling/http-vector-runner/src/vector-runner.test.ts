@@ -79,7 +79,7 @@ loopbackServerForFile(
 );
 
 function target(publicKey = PUBLIC_KEY) {
-  return { url, adminToken: 'a-token-of-sixteen-chars', publicKey, clock: createTestClock(0) };
+  return { url, adminToken: 'a-token-of-thirty-two-characters', publicKey, clock: createTestClock(0) };
 }
 
 const vectors = loadHttpVectors();

@@ -22,7 +22,7 @@ final class LicenceServer
 
     private function __construct(private readonly string $dir)
     {
-        $this->adminToken = bin2hex(random_bytes(16));
+        $this->adminToken = bin2hex(random_bytes(32));
         $this->logFile = $dir . '/stdout.log';
         $this->errorFile = $dir . '/stderr.log';
     }
