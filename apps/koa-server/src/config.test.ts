@@ -30,6 +30,8 @@ describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
       trustProxy: undefined,
       logLevel: 'info',
       logLevelSet: false,
+      maxConnections: undefined,
+      maxConnectionsPerIp: 100,
     });
   });
 
@@ -129,13 +131,24 @@ describe('LICENCE_SIGNING_KEY and LICENCE_SIGNING_KEY_FILE', () => {
 });
 
 describe('LICENCE_ADMIN_TOKEN', () => {
-  it('accepts 16 characters or more', () => {
-    expect(ok(loadConfig({ LICENCE_ADMIN_TOKEN: 'x'.repeat(16) }, CWD)).adminToken).toBe('x'.repeat(16));
+  it('accepts a token the rule of docs/protocol.md#administration takes', () => {
+    const token = 'Zq3-vT8_xW1.pK5~nB7+mR2/hJ4LdF6s';
+    expect(ok(loadConfig({ LICENCE_ADMIN_TOKEN: token }, CWD)).adminToken).toBe(token);
   });
   it('refuses a shorter token without showing it', () => {
     const lines = errors(loadConfig({ LICENCE_ADMIN_TOKEN: 'short-secret' }, CWD));
-    expect(lines).toEqual(['LICENCE_ADMIN_TOKEN: must be at least 16 characters, got 12 (value not shown)']);
+    expect(lines).toEqual([
+      'LICENCE_ADMIN_TOKEN: must be at least 32 characters, got 12 (value not shown; `pnpm licence token` makes one)',
+    ]);
     expect(lines[0]).not.toContain('short-secret');
+  });
+  it('refuses a token with white space inside, which no Authorization header could carry', () => {
+    const token = 'my admin token with spaces, long enough';
+    const lines = errors(loadConfig({ LICENCE_ADMIN_TOKEN: token }, CWD));
+    expect(lines).toEqual([
+      'LICENCE_ADMIN_TOKEN: holds white space, which an Authorization: Bearer header cannot carry (value not shown; `pnpm licence token` makes one)',
+    ]);
+    expect(lines[0]).not.toContain(token);
   });
 });
 
@@ -160,6 +173,20 @@ describe('LOG_LEVEL', () => {
   it('refuses an unknown level', () => {
     expect(errors(loadConfig({ LOG_LEVEL: 'verbose' }, CWD))).toEqual([
       'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "verbose"',
+    ]);
+  });
+});
+
+describe('LICENCE_MAX_CONNECTIONS and LICENCE_MAX_CONNECTIONS_PER_IP', () => {
+  it('reads positive integers; the total stays unset for the start to settle against the open-file limit', () => {
+    const config = ok(loadConfig({ LICENCE_MAX_CONNECTIONS: '2000', LICENCE_MAX_CONNECTIONS_PER_IP: '20' }, CWD));
+    expect([config.maxConnections, config.maxConnectionsPerIp]).toEqual([2000, 20]);
+    expect(ok(loadConfig({ LICENCE_MAX_CONNECTIONS: ' 1 ' }, CWD)).maxConnections).toBe(1);
+  });
+  it.each(['0', '-5', '1.5', 'many', '1e4', '1234567890'])('refuses %j, naming the variable', (raw) => {
+    expect(errors(loadConfig({ LICENCE_MAX_CONNECTIONS: raw, LICENCE_MAX_CONNECTIONS_PER_IP: raw }, CWD))).toEqual([
+      `LICENCE_MAX_CONNECTIONS: expected a positive integer (at most 9 digits), got "${raw}"`,
+      `LICENCE_MAX_CONNECTIONS_PER_IP: expected a positive integer (at most 9 digits), got "${raw}"`,
     ]);
   });
 });

@@ -1,12 +1,13 @@
 import { resolve } from 'node:path';
 import { absolutePath, combine, invalid, parsed, readSharedConfig, readVariable } from '@licence/service';
 import type { ConfiguredSigningKey, Environment, LogLevel, Parsed, TrustProxy } from '@licence/service';
+import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
 
 /**
  * The server's configuration, read from the environment names of docs/protocol.md#configuration
  * (fixed: scripts and docs rely on them). The variables every adapter shares are read by
  * @licence/service (`readSharedConfig`); this file adds the server's own (HOST, PORT,
- * LICENCE_DATA_DIR) and its defaults: the SQLite file and the embedded key in the data folder.
+ * LICENCE_DATA_DIR, LICENCE_MAX_CONNECTIONS, LICENCE_MAX_CONNECTIONS_PER_IP) and its defaults: the SQLite file and the embedded key in the data folder.
  * `loadConfig` is pure: it is handed the environment and a working directory and never touches the
  * disk, so every rule is testable without a process.
  */
@@ -38,6 +39,13 @@ export interface ServerConfig {
   readonly logLevel: LogLevel;
   /** True when LOG_LEVEL was given (the CLI's admin commands default to `warn` otherwise). */
   readonly logLevelSet: boolean;
+  /**
+   * LICENCE_MAX_CONNECTIONS; undefined: the default, which depends on the process's open-file limit
+   * and so is settled at start (connection-limits.ts), like a value above that limit.
+   */
+  readonly maxConnections: number | undefined;
+  /** LICENCE_MAX_CONNECTIONS_PER_IP (default 100); not applied behind a proxy (TRUST_PROXY). */
+  readonly maxConnectionsPerIp: number;
 }
 
 export type ConfigResult = Parsed<ServerConfig>;
@@ -49,6 +57,8 @@ export const DATABASE_FILE_NAME = 'licence.db';
 export const SIGNING_KEY_FILE_NAME = 'signing-key';
 
 const PORT = /^[0-9]{1,5}$/;
+// A connection count: a positive integer of at most 9 digits (far above any descriptor limit).
+const COUNT = /^[0-9]{1,9}$/;
 // A host to listen on: a name or an address (IPv6 without brackets, as `listen` takes it).
 const LISTEN_HOST = /^[A-Za-z0-9._:-]+$/;
 
@@ -63,9 +73,14 @@ export function loadConfig(env: Environment, cwd: string): ConfigResult {
     port: parsePort(readVariable(env, 'PORT')),
     dataDir: parseDataDir(readVariable(env, 'LICENCE_DATA_DIR'), cwd),
     ...readSharedConfig(env, cwd),
+    maxConnections: parseCount('LICENCE_MAX_CONNECTIONS', readVariable(env, 'LICENCE_MAX_CONNECTIONS')),
+    maxConnectionsPerIp: parseCount(
+      'LICENCE_MAX_CONNECTIONS_PER_IP',
+      readVariable(env, 'LICENCE_MAX_CONNECTIONS_PER_IP'),
+    ),
   });
   if (!read.ok) return read;
-  const { databaseUrl, signingKey, ...config } = read.value;
+  const { databaseUrl, signingKey, maxConnectionsPerIp, ...config } = read.value;
   return parsed({
     ...config,
     database:
@@ -74,6 +89,7 @@ export function loadConfig(env: Environment, cwd: string): ConfigResult {
         : { kind: 'postgres', url: databaseUrl },
     signingKey: signingKey ?? { kind: 'embedded', path: resolve(config.dataDir, SIGNING_KEY_FILE_NAME) },
     logLevelSet: readVariable(env, 'LOG_LEVEL') !== undefined,
+    maxConnectionsPerIp: maxConnectionsPerIp ?? DEFAULT_MAX_CONNECTIONS_PER_IP,
   });
 }
 
@@ -89,6 +105,13 @@ function parsePort(raw: string | undefined): Parsed<number> {
   if (raw === undefined) return parsed(DEFAULT_PORT);
   if (PORT.test(raw) && Number(raw) <= 65535) return parsed(Number(raw));
   return invalid('PORT', `expected an integer 0..65535, got "${raw}"`);
+}
+
+/** LICENCE_MAX_CONNECTIONS and LICENCE_MAX_CONNECTIONS_PER_IP: a positive integer, or undefined when unset. */
+function parseCount(variable: string, raw: string | undefined): Parsed<number | undefined> {
+  if (raw === undefined) return parsed(undefined);
+  if (COUNT.test(raw) && Number(raw) >= 1) return parsed(Number(raw));
+  return invalid(variable, `expected a positive integer (at most 9 digits), got "${raw}"`);
 }
 
 /** LICENCE_DATA_DIR (default ./data), absolute. */

@@ -72,6 +72,27 @@ describe('prepareData (the embedded default, docs/protocol.md#signature)', () =>
     expect(prepared.warnings).toEqual([]);
   });
 
+  it('stops with one line, at once, where no folder can be made: under /proc (a recursive mkdir loops there)', () => {
+    expect(() => ensureDataDir('/proc/licence-nope/data')).toThrow(
+      new StartupError('LICENCE_DATA_DIR: cannot create /proc/licence-nope/data (ENOENT at /proc/licence-nope)'),
+    );
+  });
+
+  it('stops with one line when a parent of LICENCE_DATA_DIR is a file', () => {
+    writeFileSync(join(root, 'file'), '');
+    const dir = join(root, 'file', 'a', 'data');
+    expect(() => ensureDataDir(dir)).toThrow(
+      new StartupError(`LICENCE_DATA_DIR: ${dir} cannot be created: ${join(root, 'file')} is not a directory`),
+    );
+  });
+
+  it('creates only the missing levels, and says when the folder was there already', () => {
+    expect(ensureDataDir(join(root, 'x', 'y'))).toBe(true);
+    expect(statSync(join(root, 'x')).isDirectory()).toBe(true);
+    expect(ensureDataDir(join(root, 'x', 'y'))).toBe(false);
+    expect(ensureDataDir(root)).toBe(false);
+  });
+
   it('stops with one line when LICENCE_DATA_DIR is a file', () => {
     writeFileSync(join(root, 'file'), '');
     expect(() => ensureDataDir(join(root, 'file'))).toThrow(StartupError);

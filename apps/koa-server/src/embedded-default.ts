@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { errorCode } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import { randomBytes } from '@licence/service';
@@ -41,24 +42,57 @@ export function prepareData(config: ServerConfig, random: RandomBytes = randomBy
   return { seed, createdDataDir, createdSigningKey: created, warnings };
 }
 
-/** Creates the data folder (0700) when missing; true when it did. */
+/**
+ * Creates the data folder (0700) when missing; true when it did. Every fault is one line naming
+ * LICENCE_DATA_DIR. Each missing level is created on its own, from the nearest existing ancestor
+ * down, never with `mkdir -p`'s recursive option: on a filesystem that refuses new folders without
+ * saying ENOENT plainly (/proc), Node's recursive mkdir loops for ever at full CPU.
+ */
 export function ensureDataDir(dir: string): boolean {
-  try {
-    const stats = statSync(dir);
-    if (!stats.isDirectory()) throw new StartupError(`LICENCE_DATA_DIR: ${dir} exists and is not a directory`);
-    return false;
-  } catch (error) {
-    if (error instanceof StartupError) throw error;
-    if (errorCode(error) !== 'ENOENT') {
-      throw new StartupError(`LICENCE_DATA_DIR: cannot use ${dir} (${errorCode(error) ?? 'error'})`);
+  const missing = missingLevels(dir);
+  if (missing.length === 0) return false;
+  for (const level of missing) {
+    try {
+      mkdirSync(level, { mode: DATA_DIR_MODE });
+    } catch (error) {
+      const where = level === dir ? '' : ` at ${level}`;
+      throw new StartupError(`LICENCE_DATA_DIR: cannot create ${dir} (${errorCode(error) ?? 'error'}${where})`);
     }
   }
   try {
-    mkdirSync(dir, { recursive: true, mode: DATA_DIR_MODE });
     // The umask may have taken bits away from `mode`; the folder holds the signing key.
     chmodSync(dir, DATA_DIR_MODE);
   } catch (error) {
-    throw new StartupError(`LICENCE_DATA_DIR: cannot create ${dir} (${errorCode(error) ?? 'error'})`);
+    throw new StartupError(`LICENCE_DATA_DIR: cannot set the mode of ${dir} (${errorCode(error) ?? 'error'})`);
   }
   return true;
+}
+
+/** The folders to create for `dir` to exist, outermost first; none when it is already a folder. */
+function missingLevels(dir: string): string[] {
+  const missing: string[] = [];
+  for (let level = dir; ; level = dirname(level)) {
+    const kind = pathKind(level);
+    if (kind === 'directory') return missing;
+    if (kind === 'other') {
+      const what = level === dir ? 'exists and is not a directory' : `cannot be created: ${level} is not a directory`;
+      throw new StartupError(`LICENCE_DATA_DIR: ${dir} ${what}`);
+    }
+    // The root always exists: the walk ends there at the latest.
+    missing.unshift(level);
+    if (dirname(level) === level) return missing;
+  }
+}
+
+/** What is at `path`; a fault other than "nothing there" stops the start. */
+function pathKind(path: string): 'directory' | 'other' | 'missing' {
+  try {
+    return statSync(path).isDirectory() ? 'directory' : 'other';
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT') return 'missing';
+    // ENOTDIR: a level above is a file; the walk reaches it and names it.
+    if (code === 'ENOTDIR') return 'missing';
+    throw new StartupError(`LICENCE_DATA_DIR: cannot use ${path} (${code ?? 'error'})`);
+  }
 }

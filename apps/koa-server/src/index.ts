@@ -27,6 +27,11 @@ export { openAdminRuntime, openRuntime } from './open-runtime.js';
 export type { Runtime } from './open-runtime.js';
 export { startServer } from './start-server.js';
 export type { RunningServer, StartServerOptions } from './start-server.js';
+// The HTTP server startServer runs: connection caps, timeouts, raw problem answers (docs/protocol.md#limits)
+export { createHttpServer, DEFAULT_TIMEOUTS } from './http-server.js';
+export type { HttpServerOptions, HttpTimeouts, LicenceHttpServer } from './http-server.js';
+export { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
+export type { ConnectionLimits } from './connection-limits.js';
 export { startPurgeTimer } from './purge-timer.js';
 export { StartupError } from './startup-error.js';
 

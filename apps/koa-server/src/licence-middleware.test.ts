@@ -1,5 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
+import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { createMemoryRateLimiter, createMemoryStore, createNodeSigner, createService } from '@licence/service';
 import type { Service, ServiceRequest } from '@licence/service';
@@ -9,7 +11,7 @@ import { captureLogs } from '../test/capture-logs.js';
 import { createApp } from './create-app.js';
 import { licenceMiddleware } from './licence-middleware.js';
 
-const ADMIN_TOKEN = 'adapter-test-token-0123456789';
+const ADMIN_TOKEN = 'adapter-test-token-0123456789-abcdefgh';
 const servers: Server[] = [];
 
 afterEach(async () => {
@@ -153,6 +155,29 @@ describe('faults', () => {
       detail: 'an internal error occurred',
     });
     expect(lines.some((line) => line.includes('store exploded') && line.includes('"level":50'))).toBe(true);
+  });
+});
+
+describe('clients that go away (docs/protocol.md#errors: not a fault)', () => {
+  it('a reset mid-body is a debug line and an onClientAbort call, never a line at warn or above', async () => {
+    const { service, logger, lines } = recordedService();
+    const aborted: Socket[] = [];
+    const url = new URL(await listen(createApp({ service, logger, onClientAbort: (socket) => aborted.push(socket) })));
+    const socket = connect(Number(url.port), url.hostname);
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.on('connect', resolve));
+    socket.write(
+      'POST /api/licence HTTP/1.1\r\nHost: x\r\nUser-Agent: MonTheme/1.0\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"cle"',
+    );
+    const read = () => lines.some((line) => line.includes('"msg":"request received"'));
+    while (!read()) await new Promise((resolve) => setTimeout(resolve, 5));
+    socket.resetAndDestroy();
+    while (aborted.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const entries = lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(entries.filter((entry) => entry.level >= 40)).toEqual([]);
+    expect(entries.find((entry) => entry.msg === 'client aborted the request')?.level).toBe(20);
+    expect(new Set(aborted).size).toBe(1);
   });
 });
 

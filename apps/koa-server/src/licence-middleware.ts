@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { describeError } from '@licence/core';
 import { isServicePath, routeLabel } from '@licence/service';
@@ -18,6 +19,8 @@ export interface LicenceMiddlewareOptions {
    * service can be mounted in an existing Koa app.
    */
   readonly claimAllPaths?: boolean;
+  /** Called when the client left mid-body (createApp's option of the same name). */
+  readonly onClientAbort?: (socket: Socket) => void;
 }
 
 /**
@@ -47,8 +50,10 @@ export function licenceMiddleware(service: Service, options: LicenceMiddlewareOp
       applyServiceResponse(ctx, response);
     } catch (error) {
       if (error instanceof BodyAbortedError) {
-        // The client left mid-body: nobody reads an answer; not a fault of ours.
-        logger.info({ method: ctx.method, route, err: error.message }, 'client aborted the request');
+        // The client left mid-body: nobody reads an answer; not a fault of ours, and anyone could
+        // repeat it at will, so a debug line only (the server counts them: connection-stats.ts).
+        logger.debug({ method: ctx.method, route, err: error.message }, 'client aborted the request');
+        options.onClientAbort?.(ctx.req.socket);
         ctx.status = 400;
         ctx.body = '';
         return;

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { DestinationStream } from 'pino';
-import { asError, errorCode } from '@licence/core';
+import { asError } from '@licence/core';
 import { configErrorLine, isAdminError } from '@licence/service';
 import { runAdminAction } from './admin-command.js';
 import { assertNever } from './assert-never.js';
@@ -10,6 +10,7 @@ import { loadConfig } from './config.js';
 import type { Environment, ServerConfig } from './config.js';
 import { createLogger } from './create-logger.js';
 import { formatHuman } from './format-human.js';
+import { newAdminToken } from './admin-token.js';
 import { formatKeygen, keygen } from './keygen.js';
 import { openAdminRuntime } from './open-runtime.js';
 import { listenForShutdown } from './shutdown-signals.js';
@@ -54,6 +55,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         io.stdout(command.json ? `${JSON.stringify(result)}\n` : formatKeygen(result));
         return Promise.resolve(EXIT_OK);
       });
+    case 'token': {
+      // docs/protocol.md#administration: the token alone on stdout, so `$(pnpm -s licence token)`
+      // can set LICENCE_ADMIN_TOKEN.
+      const token = newAdminToken();
+      io.stdout(command.json ? `${JSON.stringify({ token })}\n` : `${token}\n`);
+      return EXIT_OK;
+    }
     case 'serve':
     case 'admin': {
       const loaded = loadConfig(io.env, io.cwd);
@@ -80,11 +88,8 @@ async function serve(config: ServerConfig, io: CliIo): Promise<number> {
   try {
     running = await startServer({ config, logger, print: io.stderr });
   } catch (error) {
+    // A listen failure is already a StartupError naming HOST or PORT (listen-error.ts).
     signals.dispose();
-    const code = errorCode(error);
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      throw new StartupError(`PORT: cannot listen on ${config.host}:${config.port} (${code})`);
-    }
     throw error;
   }
   await signals.received;

@@ -1,18 +1,22 @@
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeError } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
+import { configErrorLine } from '@licence/service';
 import type { Logger } from '@licence/service';
 import { describeDatabase } from '@licence/store-postgres';
-import { answerClientError } from './client-error.js';
 import type { ServerConfig } from './config.js';
-import { createApp } from './create-app.js';
+import { connectionLimits, readOpenFileLimit } from './connection-limits.js';
+import type { ConnectionLimits } from './connection-limits.js';
+import { createHttpServer } from './http-server.js';
+import type { HttpTimeouts } from './http-server.js';
+import { listenError } from './listen-error.js';
 import { openRuntime } from './open-runtime.js';
 import type { Runtime } from './open-runtime.js';
 import { printableDatabaseUrl } from './printable-database-url.js';
 import { PURGE_INTERVAL_MS, startPurgeTimer } from './purge-timer.js';
 import { shellQuote, startupBanner } from './startup-banner.js';
+import { StartupError } from './startup-error.js';
 
 export interface StartServerOptions {
   readonly config: ServerConfig;
@@ -26,6 +30,12 @@ export interface StartServerOptions {
   readonly purgeIntervalMs?: number;
   /** How long `close` waits for requests in flight before cutting connections; default 10 s. */
   readonly shutdownTimeoutMs?: number;
+  /** Tests shorten them; default the values of docs/protocol.md#limits (http-server.ts). */
+  readonly timeouts?: Partial<HttpTimeouts>;
+  /** How often the `connection stats` line may be written; default once a minute. */
+  readonly statsIntervalMs?: number;
+  /** The process's open-file limit; default read from /proc/self/limits (connection-limits.ts). */
+  readonly openFileLimit?: number;
 }
 
 export interface RunningServer {
@@ -34,39 +44,65 @@ export interface RunningServer {
   readonly publicKey: string;
   readonly server: Server;
   readonly runtime: Runtime;
+  readonly limits: ConnectionLimits;
   /** Stops accepting, lets requests in flight finish (up to the limit), closes the store. Idempotent. */
   close(): Promise<void>;
 }
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
-/** A licence request is a few hundred bytes: 30 s to send one is plenty (Node's default is 300 s). */
-export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Opens the runtime (embedded default included), listens, prints the banner, starts the purge timer. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config, logger } = options;
+  // Checked before anything is created: a bad limit stops the start with one line.
+  const limits = connectionLimits(config, options.openFileLimit ?? readOpenFileLimit());
+  if (!limits.ok) throw new StartupError(limits.errors.map(configErrorLine).join('; '));
   const runtime = await openRuntime(config, {
     logger,
     ...(options.random === undefined ? {} : { random: options.random }),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
-  const app = createApp({ service: runtime.service, logger });
-  const server = createServer(app.callback());
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
-
+  const { server, stats } = createHttpServer({
+    service: runtime.service,
+    logger,
+    limits: limits.value,
+    ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
+    ...(options.statsIntervalMs === undefined ? {} : { statsIntervalMs: options.statsIntervalMs }),
+  });
   try {
     await listen(server, config.port, config.host);
   } catch (error) {
+    stats.stop();
     await runtime.close();
-    throw error;
+    throw listenError(error, config.host, config.port);
   }
-  const port = boundPort(server.address());
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort(server.address())}`;
   const purge = startPurgeTimer(runtime.service, logger, options.purgeIntervalMs ?? PURGE_INTERVAL_MS);
+  announce(options, runtime, url, limits.value);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      purge.stop();
+      await stopAccepting(server, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS, logger);
+      stats.stop();
+      await purge.first;
+      await runtime.close();
+      logger.info({}, 'licence service stopped');
+    })();
+    return closing;
+  };
+  return { url, publicKey: runtime.publicKey, server, runtime, limits: limits.value, close };
+}
+
+/** The `licence service started` log line and the human banner. */
+function announce(options: StartServerOptions, runtime: Runtime, url: string, limits: ConnectionLimits): void {
+  const { config } = options;
   const database = config.database.kind === 'postgres' ? describeDatabase(config.database.url) : config.database.file;
-  logger.info({ url, publicKey: runtime.publicKey, dataDir: config.dataDir, database }, 'licence service started');
+  options.logger.info(
+    { url, publicKey: runtime.publicKey, dataDir: config.dataDir, database, ...limits },
+    'licence service started',
+  );
   const print = options.print ?? ((text: string) => void process.stderr.write(text));
   print(
     startupBanner({
@@ -80,19 +116,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ...(config.database.kind === 'postgres' ? { databaseUrl: printableDatabaseUrl(config.database.url) } : {}),
     }),
   );
-
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      purge.stop();
-      await stopAccepting(server, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS, logger);
-      await purge.first;
-      await runtime.close();
-      logger.info({}, 'licence service stopped');
-    })();
-    return closing;
-  };
-  return { url, publicKey: runtime.publicKey, server, runtime, close };
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {

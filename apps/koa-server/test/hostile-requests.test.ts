@@ -337,6 +337,33 @@ const cases: readonly Hostile[] = [
     'a NUL byte in a header value',
     raw(head(['POST /api/licence HTTP/1.1', 'Host: x', `User-Agent: a\u0000b`, 'Content-Length: 0'])),
   ),
+
+  // What Node would answer itself with an empty reply, or no reply at all (docs/protocol.md#errors)
+  invalid('HTTP/1.1 without Host (RFC 9112 3.2)', raw(head(['GET /healthz HTTP/1.1', 'User-Agent: x']))),
+  invalid('two Host headers (RFC 9112 3.2)', raw(postHead(['Host: y', `Content-Length: ${valid.length}`]) + valid)),
+  problemCase(417, 'invalid-request')(
+    'Expect: bogus (RFC 9110 10.1.1)',
+    raw(postHead(['Expect: bogus', `Content-Length: ${valid.length}`]) + valid),
+  ),
+  verdictFor('Expect: 100-continue is met', post(valid, { expect: '100-continue' }), 'exemple.fr'),
+  problemCase(405, 'method-not-allowed')(
+    'CONNECT: this server is no proxy',
+    raw(head(['CONNECT exemple.fr:443 HTTP/1.1', 'Host: exemple.fr:443'])),
+  ),
+  verdictFor(
+    'Upgrade: websocket is served as an ordinary request (no upgrade is offered)',
+    post(valid, { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13' }),
+    'exemple.fr',
+  ),
+  verdictFor(
+    'Upgrade: h2c is served as an ordinary request',
+    post(valid, {
+      connection: 'Upgrade, HTTP2-Settings',
+      upgrade: 'h2c',
+      'http2-settings': 'AAMAAABkAARAAAAAAAIAAAAA',
+    }),
+    'exemple.fr',
+  ),
   notFound(
     'a raw request target with .. (no client normalises it here)',
     raw(postHead([`Content-Length: ${valid.length}`, 'Connection: close'], '/api/licence/../licence') + valid),

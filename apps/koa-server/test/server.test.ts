@@ -8,6 +8,9 @@ import type { SignedEnvelope } from '@licence/core';
 import { configErrorLine } from '@licence/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { REFUSAL_SLOTS } from '../src/connection-guard.js';
+import { readOpenFileLimit } from '../src/connection-limits.js';
+import { DEFAULT_TIMEOUTS } from '../src/http-server.js';
 import type { ServerConfig } from '../src/config.js';
 import { startServer } from '../src/start-server.js';
 import type { RunningServer } from '../src/start-server.js';
@@ -119,6 +122,25 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
     ).toBe(false);
   });
 
+  it('runs with the timeouts and connection caps of docs/protocol.md#limits', () => {
+    expect({
+      headers: server.server.headersTimeout,
+      request: server.server.requestTimeout,
+      keepAlive: server.server.keepAliveTimeout,
+      // A server property Node sets from the option of the same name (not in @types/node).
+      checkInterval: Reflect.get(server.server, 'connectionsCheckingInterval'),
+    }).toEqual({ headers: 10_000, request: 15_000, keepAlive: 5_000, checkInterval: 1_000 });
+    expect(DEFAULT_TIMEOUTS).toEqual({
+      headersMs: 10_000,
+      requestMs: 15_000,
+      keepAliveMs: 5_000,
+      checkIntervalMs: 1_000,
+    });
+    const total = Math.min(10_000, readOpenFileLimit() - 256);
+    expect(server.limits).toEqual({ maxConnections: total, maxConnectionsPerIp: 100 });
+    expect(server.server.maxConnections).toBe(total + REFUSAL_SLOTS);
+  });
+
   it('answers GET /healthz', async () => {
     const response = await fetch(`${server.url}/healthz`);
     expect(response.status).toBe(200);
@@ -159,7 +181,7 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
   it('ran the purge once at start and logged the count', () => {
     const purge = lines
       .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .find((entry) => entry.msg === 'daily purge: client IPs past retention erased');
+      .find((entry) => entry.msg === 'daily purge: request log entries past retention deleted');
     expect(purge?.erased).toBe(0);
   });
 

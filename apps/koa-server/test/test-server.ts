@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,17 +11,19 @@ import { openSqliteStore } from '@licence/store-sqlite';
 import { createTestClock } from '@licence/http-vector-runner';
 import type { TestClock } from '@licence/http-vector-runner';
 import { loadSignatureVectors } from '@licence/vectors';
-import { answerClientError } from '../src/client-error.js';
-import { createApp } from '../src/create-app.js';
-import { REQUEST_TIMEOUT_MS } from '../src/start-server.js';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_IP } from '../src/connection-limits.js';
+import type { ConnectionLimits } from '../src/connection-limits.js';
+import type { ConnectionGuard } from '../src/connection-guard.js';
+import { createHttpServer } from '../src/http-server.js';
+import type { HttpTimeouts } from '../src/http-server.js';
 import { captureLogs } from './capture-logs.js';
 
 /**
- * A real Koa server (createApp + createService + openSqliteStore on a temporary file, or
- * openPostgres on a given database) on
+ * A real Koa server (createHttpServer: the app, the connection caps and timeouts, over
+ * createService + openSqliteStore on a temporary file, or openPostgres on a given database) on
  * 127.0.0.1:0, signing with the TEST ONLY seed of @licence/vectors, on a clock the test moves.
  * The same pieces `startServer` wires, minus the embedded default (no key file, no banner), so a
- * test can hand in the clock and TRUST_PROXY.
+ * test can hand in the clock, TRUST_PROXY, the caps and the timeouts.
  */
 
 const signatureKeys = loadSignatureVectors().keys;
@@ -43,8 +44,15 @@ export interface TestServerOptions {
   /** Default: a random token (the admin API is on). `null`: the admin API is off. */
   readonly adminToken?: string | null;
   readonly trustProxy?: TrustProxy;
-  /** Keep Node's default request timeout unless a test needs another. */
-  readonly requestTimeoutMs?: number;
+  /** The server's timeouts (default: the production ones, http-server.ts). */
+  readonly timeouts?: Partial<HttpTimeouts>;
+  /**
+   * The connection caps; default the production defaults (10,000 in all, 100 per address),
+   * and no cap per address with `trustProxy`, as `licence serve` does.
+   */
+  readonly limits?: Partial<ConnectionLimits>;
+  /** How often the `connection stats` line may be written; default once a minute (and at close). */
+  readonly statsIntervalMs?: number;
   /**
    * Default 'sqlite' (a temporary file, the memory rate limiter). 'postgres': the store
    * and the PostgreSQL rate limiter of @licence/store-postgres on `databaseUrl`, as `licence serve`
@@ -66,6 +74,8 @@ export interface TestServer {
   readonly service: Service;
   readonly store: Store;
   readonly server: Server;
+  /** The connection caps' counts. */
+  readonly guard: ConnectionGuard;
   readonly backend: 'sqlite' | 'postgres';
   /** The SQLite file, for tests that read it directly ('' on PostgreSQL: see databaseUrl). */
   readonly dbFile: string;
@@ -73,7 +83,7 @@ export interface TestServer {
   readonly databaseUrl: string | undefined;
   /** Every JSON log line the server wrote. */
   readonly lines: string[];
-  /** Closes connections, the server and the store, and removes the temporary folder. */
+  /** Closes connections, the server and the store (the last `connection stats` line), and removes the temporary folder. */
   close(): Promise<void>;
 }
 
@@ -95,10 +105,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(adminToken === null ? {} : { adminToken }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
   });
-  const app = createApp({ service, logger });
-  const server = createServer(app.callback());
-  server.requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
-  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
+  const { server, guard, stats } = createHttpServer({
+    service,
+    logger,
+    limits: {
+      maxConnections: DEFAULT_MAX_CONNECTIONS,
+      maxConnectionsPerIp: options.trustProxy === undefined ? DEFAULT_MAX_CONNECTIONS_PER_IP : undefined,
+      ...options.limits,
+    },
+    ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
+    ...(options.statsIntervalMs === undefined ? {} : { statsIntervalMs: options.statsIntervalMs }),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
@@ -120,6 +137,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     service,
     store,
     server,
+    guard,
     backend,
     dbFile: backend === 'sqlite' ? dbFile : '',
     databaseUrl: backend === 'postgres' ? options.databaseUrl : undefined,
@@ -130,6 +148,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           server.close(() => resolve());
           server.closeAllConnections();
         });
+        stats.stop();
         await closeBackend();
         rmSync(dir, { recursive: true, force: true });
       })();

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { configErrorLine } from '@licence/service';
+import {
+  connectionLimits,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_CONNECTIONS_PER_IP,
+  DESCRIPTOR_RESERVE,
+  FALLBACK_OPEN_FILES,
+  parseOpenFileLimit,
+  readOpenFileLimit,
+} from './connection-limits.js';
+
+const unset = { maxConnections: undefined, maxConnectionsPerIp: DEFAULT_MAX_CONNECTIONS_PER_IP, trustProxy: undefined };
+
+describe('connectionLimits (docs/protocol.md#limits)', () => {
+  it('defaults to 10,000 in all and 100 per address, the documented values', () => {
+    expect([DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_IP, DESCRIPTOR_RESERVE]).toEqual([10_000, 100, 256]);
+    expect(connectionLimits(unset, 65_536)).toEqual({
+      ok: true,
+      value: { maxConnections: 10_000, maxConnectionsPerIp: 100 },
+    });
+  });
+
+  it('shrinks the default total below the open-file limit, keeping 256 descriptors', () => {
+    expect(connectionLimits(unset, 1024)).toEqual({
+      ok: true,
+      value: { maxConnections: 768, maxConnectionsPerIp: 100 },
+    });
+  });
+
+  it('keeps a configured total that fits, and drops the cap per address behind a proxy', () => {
+    const limits = connectionLimits({ maxConnections: 500, maxConnectionsPerIp: 7, trustProxy: { hops: 1 } }, 1024);
+    expect(limits).toEqual({ ok: true, value: { maxConnections: 500, maxConnectionsPerIp: undefined } });
+  });
+
+  it('refuses a configured total above the open-file limit minus the reserve, naming LICENCE_MAX_CONNECTIONS', () => {
+    expect(connectionLimits({ ...unset, maxConnections: 768 }, 1024).ok).toBe(true);
+    const refused = connectionLimits({ ...unset, maxConnections: 769 }, 1024);
+    expect(refused.ok ? [] : refused.errors.map(configErrorLine)).toEqual([
+      'LICENCE_MAX_CONNECTIONS: 769 is above what this process may open: at most 768 (open-file limit 1024 minus 256 kept for the database and files); lower it or raise the limit (ulimit -n)',
+    ]);
+  });
+
+  it('refuses to start when the open-file limit leaves no room at all', () => {
+    const refused = connectionLimits(unset, 200);
+    expect(refused.ok ? [] : refused.errors.map((error) => error.variable)).toEqual(['LICENCE_MAX_CONNECTIONS']);
+  });
+});
+
+describe('the open-file limit', () => {
+  const limits = [
+    'Limit                     Soft Limit           Hard Limit           Units     ',
+    'Max cpu time              unlimited            unlimited            seconds   ',
+    'Max open files            4096                 524288               files     ',
+    'Max processes             63432                63432                processes ',
+  ].join('\n');
+
+  it('is the soft limit of the "Max open files" line', () => {
+    expect(parseOpenFileLimit(limits)).toBe(4096);
+    expect(parseOpenFileLimit(limits.replace('4096 ', 'unlimited'))).toBe(Number.POSITIVE_INFINITY);
+    expect(parseOpenFileLimit('nothing here')).toBeUndefined();
+  });
+
+  it('falls back to 1024 when the file cannot be read or holds no such line', () => {
+    expect(
+      readOpenFileLimit(() => {
+        throw Object.assign(new Error('no /proc'), { code: 'ENOENT' });
+      }),
+    ).toBe(FALLBACK_OPEN_FILES);
+    expect(readOpenFileLimit(() => 'garbage')).toBe(1024);
+    expect(readOpenFileLimit(() => limits)).toBe(4096);
+  });
+
+  it("reads this process's limit on Linux", () => {
+    expect(readOpenFileLimit()).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { invalid, parsed } from '@licence/service';
+import type { Parsed, TrustProxy } from '@licence/service';
+
+/**
+ * How many connections the server holds at once (docs/protocol.md#limits): a total below what the
+ * process may open, and a cap per client address, so one client holding idle connections cannot
+ * take the descriptors every other client needs.
+ */
+
+/** LICENCE_MAX_CONNECTIONS when unset, unless the descriptor limit is lower. */
+export const DEFAULT_MAX_CONNECTIONS = 10_000;
+/** LICENCE_MAX_CONNECTIONS_PER_IP when unset: far above what a shop's sites open (about one call a day each). */
+export const DEFAULT_MAX_CONNECTIONS_PER_IP = 100;
+/** Descriptors kept out of the total for the database, the key file, the logs and refused connections. */
+export const DESCRIPTOR_RESERVE = 256;
+/** The open-file limit assumed when /proc/self/limits cannot be read (not Linux): the usual soft limit. */
+export const FALLBACK_OPEN_FILES = 1024;
+
+/** What the connection guard enforces. */
+export interface ConnectionLimits {
+  readonly maxConnections: number;
+  /** Undefined: no cap per address (behind a proxy, every connection comes from the proxy). */
+  readonly maxConnectionsPerIp: number | undefined;
+}
+
+/** The configuration the limits come from (ServerConfig's fields). */
+export interface ConfiguredLimits {
+  /** LICENCE_MAX_CONNECTIONS; undefined: the default. */
+  readonly maxConnections: number | undefined;
+  readonly maxConnectionsPerIp: number;
+  readonly trustProxy: TrustProxy | undefined;
+}
+
+/**
+ * The limits for this process. The total is LICENCE_MAX_CONNECTIONS or 10,000, and never more than
+ * the open-file limit minus the reserve: a configured value above it stops the start (one line
+ * naming the variable), the default shrinks to fit. With TRUST_PROXY set there is no cap per
+ * address: the proxy caps its own clients.
+ */
+export function connectionLimits(config: ConfiguredLimits, openFiles: number): Parsed<ConnectionLimits> {
+  const room = openFiles - DESCRIPTOR_RESERVE;
+  if (room < 1) {
+    return invalid(
+      'LICENCE_MAX_CONNECTIONS',
+      `the process may open only ${openFiles} files, not more than the ${DESCRIPTOR_RESERVE} kept for the database and files; raise the limit (ulimit -n)`,
+    );
+  }
+  if (config.maxConnections !== undefined && config.maxConnections > room) {
+    return invalid(
+      'LICENCE_MAX_CONNECTIONS',
+      `${config.maxConnections} is above what this process may open: at most ${room} (open-file limit ${openFiles} minus ${DESCRIPTOR_RESERVE} kept for the database and files); lower it or raise the limit (ulimit -n)`,
+    );
+  }
+  return parsed({
+    maxConnections: config.maxConnections ?? Math.min(DEFAULT_MAX_CONNECTIONS, room),
+    maxConnectionsPerIp: config.trustProxy === undefined ? config.maxConnectionsPerIp : undefined,
+  });
+}
+
+/**
+ * The open-file limit of this process (its soft limit, which Node raises to the hard limit at
+ * start), from /proc/self/limits; FALLBACK_OPEN_FILES where that cannot be read.
+ */
+export function readOpenFileLimit(read: () => string = () => readFileSync('/proc/self/limits', 'utf8')): number {
+  let text: string;
+  try {
+    text = read();
+  } catch {
+    return FALLBACK_OPEN_FILES;
+  }
+  return parseOpenFileLimit(text) ?? FALLBACK_OPEN_FILES;
+}
+
+/** The soft limit of the "Max open files" line of a /proc/<pid>/limits text; Infinity when unlimited. */
+export function parseOpenFileLimit(text: string): number | undefined {
+  const line = text.split('\n').find((candidate) => candidate.startsWith('Max open files'));
+  const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+  if (soft === 'unlimited') return Number.POSITIVE_INFINITY;
+  return soft !== undefined && /^[0-9]+$/.test(soft) ? Number(soft) : undefined;
+}
