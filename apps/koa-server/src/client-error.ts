@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { problemResponse } from '@licence/service';
 import type { Logger, ServiceResponse } from '@licence/service';
+import { isClientGone } from './client-gone.js';
 import type { ConnectionStats } from './connection-stats.js';
 
 /**
@@ -50,8 +51,9 @@ export function answerClientError(
   logger: Logger,
   stats?: ConnectionStats,
 ): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    if (error.code === 'ECONNRESET') stats?.clientAborted(socket);
+  const gone = isClientGone(error);
+  if (gone || !socket.writable) {
+    if (gone) stats?.clientAborted(socket);
     socket.destroy();
     return;
   }

@@ -1,4 +1,5 @@
 import { errorCode } from '@licence/core';
+import { hostPort } from './host-port.js';
 import { StartupError } from './startup-error.js';
 
 /**
@@ -18,7 +19,7 @@ const PORT_CODES: ReadonlySet<string> = new Set(['EADDRINUSE', 'EACCES']);
 
 export function listenError(error: unknown, host: string, port: number): unknown {
   const code = errorCode(error);
-  const where = `cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port} (${code ?? ''})`;
+  const where = `cannot listen on ${hostPort(host, port)} (${code ?? ''})`;
   if (code !== undefined && HOST_CODES.has(code)) return new StartupError(`HOST: ${where}`, { cause: error });
   if (code !== undefined && PORT_CODES.has(code)) return new StartupError(`PORT: ${where}`, { cause: error });
   return error;

@@ -8,6 +8,7 @@ import { describeDatabase } from '@licence/store-postgres';
 import type { ServerConfig } from './config.js';
 import { connectionLimits, readOpenFileLimit } from './connection-limits.js';
 import type { ConnectionLimits } from './connection-limits.js';
+import { hostPort } from './host-port.js';
 import { createHttpServer } from './http-server.js';
 import type { HttpTimeouts } from './http-server.js';
 import { listenError } from './listen-error.js';
@@ -76,7 +77,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await runtime.close();
     throw listenError(error, config.host, config.port);
   }
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort(server.address())}`;
+  const url = `http://${hostPort(config.host, boundPort(server.address()))}`;
   const purge = startPurgeTimer(runtime.service, logger, options.purgeIntervalMs ?? PURGE_INTERVAL_MS);
   announce(options, runtime, url, limits.value);
 

@@ -40,9 +40,9 @@ const PREFLIGHT_HEADERS: Headers = {
 /**
  * `POST /api/licence` (and `/api/license`), after the path matched. The order of
  * docs/protocol.md#request, the first failing check answers: method 405, User-Agent 403, rate limit
- * 429, body size 413, content coding and content type 415, body 400; then the signed verdict. OPTIONS answers before
- * any of them and is neither filtered nor counted (docs/protocol.md#user-agent-filter,
- * #rate-limit). 405 and 403 do not count toward the rate limit; everything after it does, 413
+ * 429, body size 413, content coding and content type 415, body 400; then the signed verdict.
+ * OPTIONS answers before any of them and is neither filtered nor counted
+ * (docs/protocol.md#user-agent-filter, #rate-limit). 405 and 403 do not count toward the rate limit; everything after it does, 413
  * included.
  *
  * Errors are thrown as HttpError and answered by the caller, with `CORS_HEADERS`.
@@ -78,9 +78,9 @@ export async function handlePublic(context: ServiceContext, request: ServiceRequ
 
 /**
  * The body checks of docs/protocol.md#request, in its order: size 413, content coding (when there
- * is a body) then content type 415, then the JSON and its fields 400. Field order: the key first (docs/protocol.md#key-normalisation: its
- * length is checked before anything else), then the host, then our two optional fields. Core's
- * messages never hold the key.
+ * is a body) then content type 415, then the JSON and its fields 400. Field order: the key first
+ * (docs/protocol.md#key-normalisation: its length is checked before anything else), then the host,
+ * then our two optional fields. Core's messages never hold the key.
  */
 function parseVerdictBody(request: ServiceRequest): Omit<VerdictInput, 'ip'> {
   const bytes = checkBodySize(request.body, MAX_BODY_BYTES);

@@ -3,8 +3,9 @@ import { HttpError } from './problem.js';
 
 /**
  * The body checks of docs/protocol.md#request, in its order: size (413), content coding and content
- * type (415), then the JSON itself (400). Every message names the rule and never quotes the body: it may hold a key.
- * The JSON parser's own message is never used for that reason (V8 quotes the input in it).
+ * type (415), then the JSON itself (400). Every message names the rule and never quotes the body:
+ * it may hold a key. The JSON parser's own message is never used for that reason (V8 quotes the
+ * input in it).
  */
 
 /** docs/protocol.md#limits: the public endpoint takes at most 8 KiB. */
