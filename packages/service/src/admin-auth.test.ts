@@ -1,12 +1,17 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, adminRequest, createHarness, json } from '../test/harness.js';
+import { authorWithToken, call, newToken } from '../test/authors.js';
+import { ADMIN_TOKEN, admin, adminRequest, createHarness, json } from '../test/harness.js';
 import { ADMIN_AUTH_FAILURES, createAdminAuthFailures } from './admin-auth.js';
+import { createMemoryStore } from './memory-store.js';
+import type { Store } from './ports.js';
 import { PROBLEM_BASE } from './problem.js';
 import type { ServiceRequest, ServiceResponse } from './service-types.js';
 
 // docs/protocol.md#administration: at most 10 failed admin authentications per client in any 60 s.
 
 const ATTACKER = '198.51.100.7';
+const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 const OTHER = '198.51.100.8';
 
 /** `POST /admin/purge` (no body needed) from `ip` with `token` (null: no Authorization). */
@@ -160,5 +165,160 @@ describe('createAdminAuthFailures', () => {
     // A hit a window later sweeps every client whose failures all left it.
     await failures.hit(OTHER, 61_000);
     expect(failures.size()).toBe(1);
+  });
+});
+
+describe('author tokens (docs/protocol.md#authors)', () => {
+  /** A memory store whose author-token calls a test can count and break. */
+  function watchedStore() {
+    const store = createMemoryStore();
+    const calls = { find: 0, touch: [] as number[] };
+    const faults = { find: false, touch: false };
+    const watched: Store = {
+      ...store,
+      findAuthorToken: (hash) => {
+        calls.find += 1;
+        return faults.find ? Promise.reject(new Error('store down')) : store.findAuthorToken(hash);
+      },
+      touchAuthorToken: (id, now) => {
+        calls.touch.push(now);
+        return faults.touch ? Promise.reject(new Error('store down')) : store.touchAuthorToken(id, now);
+      },
+    };
+    return { store: watched, calls, faults };
+  }
+
+  const meAs = (token: string, ip = '127.0.0.1'): ServiceRequest => ({
+    ...adminRequest('GET', '/admin/me', undefined, token),
+    ip,
+  });
+
+  it('authenticates as its author; the operator is the operator', async () => {
+    const { service, clock } = createHarness();
+    const alice = await authorWithToken(service, 'alice');
+    expect(alice.token).toMatch(/^lat_[A-Za-z0-9_-]{43}$/);
+    expect(json(await service.handle(meAs(alice.token)))).toEqual({
+      role: 'author',
+      author: { id: 'alice', name: 'Author alice', created: isoSeconds(Math.floor(clock.nowMs / 1000)) },
+    });
+    expect(json(await service.handle(meAs(ADMIN_TOKEN)))).toEqual({ role: 'operator' });
+  });
+
+  it('stops working at once when deleted (204, no body), by its author or by the operator', async () => {
+    const { service } = createHarness();
+    const alice = await authorWithToken(service, 'alice');
+    const second = await newToken(service, 'alice', 'laptop');
+    expect((await service.handle(meAs(alice.token))).status).toBe(200);
+    const deleted = await service.handle(
+      adminRequest('DELETE', `/admin/authors/alice/tokens/${alice.id}`, undefined, alice.token),
+    );
+    expect(deleted).toEqual({ status: 204, headers: { 'Cache-Control': 'no-store' }, body: '' });
+    expect((await service.handle(meAs(alice.token))).status).toBe(401);
+    // Deleted twice: no such token (its id is not repeated).
+    const again = await service.handle(adminRequest('DELETE', `/admin/authors/alice/tokens/${alice.id}`));
+    expect(again.status).toBe(404);
+    expect(json(again).detail).toBe('author alice has no such token');
+
+    expect((await service.handle(adminRequest('DELETE', `/admin/authors/alice/tokens/${second.id}`))).status).toBe(204);
+    expect((await service.handle(meAs(second.token))).status).toBe(401);
+  });
+
+  it('notes its last use at most once a minute, and lists it to the minute', async () => {
+    const { store, calls } = watchedStore();
+    const { service, clock } = createHarness({ store });
+    const alice = await authorWithToken(service, 'alice');
+    const listed = async () => (await admin(service, 'GET', '/admin/authors/alice/tokens', undefined, 200)).tokens;
+    expect(await listed()).toEqual([{ id: alice.id, label: null, created: expect.any(String), lastUsed: null }]);
+
+    const start = Math.floor(clock.nowMs / 1000);
+    await service.handle(meAs(alice.token));
+    clock.advance(30_000);
+    await service.handle(meAs(alice.token));
+    clock.advance(29_000);
+    await service.handle(meAs(alice.token));
+    expect(calls.touch).toEqual([start]);
+    clock.advance(1_000);
+    await service.handle(meAs(alice.token));
+    await service.handle(meAs(alice.token));
+    expect(calls.touch).toEqual([start, start + 60]);
+    expect(await listed()).toEqual([
+      {
+        id: alice.id,
+        label: null,
+        created: expect.any(String),
+        lastUsed: isoSeconds(start + 60),
+      },
+    ]);
+  });
+
+  it('answers even when noting the last use fails: a warning without the token', async () => {
+    const { store, faults } = watchedStore();
+    const { service, logger } = createHarness({ store });
+    const alice = await authorWithToken(service, 'alice');
+    faults.touch = true;
+    expect((await service.handle(meAs(alice.token))).status).toBe(200);
+    const warning = logger.lines.find((line) => line.fields.event === 'author-token-touch-failed');
+    expect(warning).toMatchObject({ level: 'warn', fields: { tokenId: alice.id } });
+    expect(logger.text()).not.toContain(alice.token);
+  });
+
+  it('is a 503 when the store cannot look it up: not a 401, and not a counted failure', async () => {
+    const { store, faults } = watchedStore();
+    const { service, logger } = createHarness({ store });
+    const alice = await authorWithToken(service, 'alice');
+    faults.find = true;
+    for (let n = 0; n < 15; n += 1) {
+      const response = await service.handle(meAs(alice.token, ATTACKER));
+      expect(response.status).toBe(503);
+      expect(json(response).type).toBe(`${PROBLEM_BASE}service-unavailable`);
+    }
+    expect(logger.lines.filter((line) => line.fields.event === 'admin-auth-failed')).toEqual([]);
+    faults.find = false;
+    expect((await service.handle(meAs(alice.token, ATTACKER))).status).toBe(200);
+    expect(logger.text()).not.toContain(alice.token);
+  });
+
+  it('counts an unknown author token toward the lockout, like a wrong operator token', async () => {
+    const { service, logger } = createHarness();
+    const alice = await authorWithToken(service, 'alice');
+    const unknown = (n: number) => `lat_${String(n).padStart(43, 'x')}`;
+    for (let n = 0; n < ADMIN_AUTH_FAILURES.limit; n += 1) {
+      const response = await service.handle(meAs(unknown(n), ATTACKER));
+      expect(response.status).toBe(401);
+      expect(response.headers['WWW-Authenticate']).toBe('Bearer');
+    }
+    expectLockedOut(await service.handle(meAs(alice.token, ATTACKER)), 60);
+    expect((await service.handle(meAs(alice.token, OTHER))).status).toBe(200);
+    for (let n = 0; n < 10; n += 1) expect(logger.text()).not.toContain(unknown(n));
+  });
+
+  it('looks up only what has the form of an author token', async () => {
+    const { store, calls } = watchedStore();
+    const { service } = createHarness({ store });
+    await service.handle(meAs(guess(1)));
+    await service.handle(meAs('lat_short'));
+    await service.handle(meAs(ADMIN_TOKEN));
+    expect(calls.find).toBe(0);
+    await service.handle(meAs(`lat_${'A'.repeat(43)}`));
+    expect(calls.find).toBe(1);
+  });
+
+  it('never shows a token or its hash in a log line, from creation to deletion', async () => {
+    const { service, logger } = createHarness();
+    const alice = await authorWithToken(service, 'alice', 'shop');
+    await call(service, alice.token, 'GET', '/admin/authors/alice/tokens', undefined, 200);
+    await call(service, alice.token, 'POST', '/admin/products', { id: 'p', name: 'P' }, 201);
+    await call(service, alice.token, 'GET', '/admin/products/p/activity', undefined, 200);
+    await call(service, alice.token, 'POST', '/admin/purge', undefined, 403);
+    await call(service, alice.token, 'DELETE', `/admin/authors/alice/tokens/${alice.id}`, undefined, 204);
+    await call(service, alice.token, 'GET', '/admin/me', undefined, 401);
+    const text = logger.text();
+    expect(text).not.toContain(alice.token);
+    expect(text).not.toContain(alice.token.slice(4, 20));
+    expect(text).not.toContain(createHash('sha256').update(alice.token).digest('hex'));
+    // What is logged: the token's id, which is no secret.
+    expect(logger.lines.map((line) => line.fields.action)).toEqual(
+      expect.arrayContaining(['author.add', 'author-token.create', 'author-token.revoke']),
+    );
   });
 });

@@ -1,13 +1,18 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { describeError } from '@licence/core';
+import { hashAuthorToken, isAuthorTokenShape } from './author-token.js';
 import { clientIp, rateLimitKey } from './client-ip.js';
+import { OPERATOR, type Principal } from './key-admin-types.js';
 import { createMemoryRateLimiter, type MemoryRateLimiter } from './memory-rate-limiter.js';
+import type { AuthorTokenRecord } from './ports.js';
 import { HttpError } from './problem.js';
-import type { ServiceContext } from './service-context.js';
+import { fromStore, nowSeconds, type ServiceContext } from './service-context.js';
 import type { ServiceRequest } from './service-types.js';
 
 /**
- * Authentication of the admin API (docs/protocol.md#administration): the Bearer token, compared in
- * constant time, and a limit on failed authentications per client.
+ * Authentication of the admin API (docs/protocol.md#administration, #authors): the Bearer token is
+ * the operator's, compared in constant time, or an author token, looked up by its SHA-256; and a
+ * limit on failed authentications per client.
  *
  * The limit: at most `ADMIN_AUTH_FAILURES.limit` failures per client in any sliding
  * `windowMs`, the client being the one of the public rate limit (docs/protocol.md#client-address,
@@ -38,30 +43,76 @@ export function hashToken(token: string): Buffer {
 }
 
 /**
- * True when `Authorization: Bearer <token>` (RFC 6750 2.1; the scheme is case-insensitive, RFC
- * 9110 11.1) carries the admin token. Compared in constant time (docs/protocol.md#administration):
- * hashing first makes the lengths equal, so `timingSafeEqual` leaks neither the token nor its
- * length.
+ * The token of `Authorization: Bearer <token>` (RFC 6750 2.1; the scheme is case-insensitive, RFC
+ * 9110 11.1), or undefined.
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header)?.[1];
+}
+
+/**
+ * True when `Authorization: Bearer <token>` carries the admin token. Compared in constant time
+ * (docs/protocol.md#administration): hashing first makes the lengths equal, so `timingSafeEqual`
+ * leaks neither the token nor its length.
  */
 export function isAuthorized(header: string | undefined, expected: Buffer): boolean {
-  if (header === undefined) return false;
-  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
-  const token = match?.[1];
+  const token = bearerToken(header);
   if (token === undefined) return false;
   return timingSafeEqual(hashToken(token), expected);
 }
 
 /**
- * Lets an admin request through, or throws its 429 (the client is locked out) or 401 (missing or
- * wrong token, counted and logged). `route` is the route's log name, never the path (it may hold
- * a key).
+ * `lastUsedAt` is kept to the minute (docs/protocol.md#authors): a token used again within it
+ * writes nothing, which spares the store a write on most admin requests.
+ */
+export const TOKEN_USE_RESOLUTION_SECONDS = 60;
+
+/**
+ * The author token `token` names, or null; its last use noted when it is a minute old or more. A
+ * token not of the author-token form is not looked up. The store failing the look-up is a 503
+ * (not a failure of the client: nothing is counted); failing the note is only a warning, without
+ * the token, and the request goes on.
+ */
+async function authorTokenOf(context: ServiceContext, token: string): Promise<AuthorTokenRecord | null> {
+  if (!isAuthorTokenShape(token)) return null;
+  const hash = hashAuthorToken(token);
+  const found = await fromStore(() => context.store.findAuthorToken(hash));
+  if (found === null) return null;
+  const now = nowSeconds(context.clock);
+  if (found.lastUsedAt === null || now - found.lastUsedAt >= TOKEN_USE_RESOLUTION_SECONDS) {
+    try {
+      await context.store.touchAuthorToken(found.id, now);
+    } catch (error) {
+      context.logger.warn(
+        { event: 'author-token-touch-failed', tokenId: found.id, err: describeError(error) },
+        'could not note the last use of an author token',
+      );
+    }
+  }
+  return found;
+}
+
+/** Who the request's token is: the operator, an author, or null (no such token). */
+async function principalOf(context: ServiceContext, request: ServiceRequest): Promise<Principal | null> {
+  const { adminTokenHash } = context;
+  if (adminTokenHash !== null && isAuthorized(request.headers.authorization, adminTokenHash)) return OPERATOR;
+  const token = bearerToken(request.headers.authorization);
+  const found = token === undefined ? null : await authorTokenOf(context, token);
+  return found === null ? null : { role: 'author', author: found.authorId, tokenId: found.id };
+}
+
+/**
+ * Lets an admin request through as its principal, or throws its 429 (the client is locked out),
+ * 401 (missing or unknown token, counted and logged) or 503 (the store did not answer the author
+ * token's look-up). `route` is the route's log name, never the path (it may hold a key).
  */
 export async function authenticateAdmin(
   context: ServiceContext,
   failures: AdminAuthFailures,
   request: ServiceRequest,
   route: string,
-): Promise<void> {
+): Promise<Principal> {
   const ip = clientIp(request.ip, request.headers['x-forwarded-for'], context.trust);
   const client = rateLimitKey(ip);
   const nowMs = context.clock.now();
@@ -73,8 +124,8 @@ export async function authenticateAdmin(
       { headers: { 'Retry-After': String(locked) } },
     );
   }
-  const { adminTokenHash } = context;
-  if (adminTokenHash !== null && isAuthorized(request.headers.authorization, adminTokenHash)) return;
+  const principal = await principalOf(context, request);
+  if (principal !== null) return principal;
 
   context.logger.warn({ event: 'admin-auth-failed', ip, route }, 'admin authentication failed');
   // Two failures racing for the last place: only the one counted fills the window and says so.

@@ -20,6 +20,11 @@ describe('admin errors: one table of code, message and class', () => {
       'key ABCD allows 2 domain(s); d.fr would make 3',
     ],
     [storeUnavailable(new Error('down')), 'unavailable', 'the key store is unavailable; try again later'],
+    [adminError('OPERATOR_ONLY', 'add authors'), 'forbidden', "only the operator's token may add authors"],
+    [adminError('OTHER_AUTHOR', 'alice'), 'forbidden', 'author: this token creates products of author alice only'],
+    [adminError('AUTHOR_EXISTS', 'alice'), 'conflict', 'author alice already exists'],
+    [adminError('AUTHOR_NOT_FOUND', 'bob'), 'not-found', 'no author bob'],
+    [adminError('TOKEN_NOT_FOUND', 'alice'), 'not-found', 'author alice has no such token'],
   ])('%s', (error, errorClass, message) => {
     expect(error).toBeInstanceOf(AdminError);
     expect(error.name).toBe('AdminError');

@@ -2,12 +2,15 @@
  * Every way key administration refuses (docs/protocol.md#key-lifecycle, #administration), in one
  * table: a stable code, its message and its class. The operations throw these; only the admin HTTP
  * routes turn a class into a status and a problem type (admin-routes.ts), and the CLI prints the
- * message. A message never holds a licence key: a key appears only as its four-character hint
- * (docs/protocol.md#privacy).
+ * message. A message never holds a licence key (a key appears only as its four-character hint,
+ * docs/protocol.md#privacy) nor a token (docs/protocol.md#authors).
  */
 
-/** The classes of refusal: bad input, nothing by that name, a state that forbids it, the store down. */
-export type AdminErrorClass = 'invalid' | 'not-found' | 'conflict' | 'unavailable';
+/**
+ * The classes of refusal: bad input, not the principal's to ask (docs/protocol.md#authors), nothing
+ * by that name, a state that forbids it, the store down.
+ */
+export type AdminErrorClass = 'invalid' | 'forbidden' | 'not-found' | 'conflict' | 'unavailable';
 
 /** The parameters of each code's message. */
 interface AdminErrorParameters {
@@ -22,6 +25,14 @@ interface AdminErrorParameters {
   readonly DOMAIN_NOT_BOUND: [hint: string, domain: string];
   readonly TOO_MANY_DOMAINS: [hint: string, sites: number, to: string, count: number];
   readonly STORE_UNAVAILABLE: [];
+  /** `operation` says what was asked, e.g. "add authors". */
+  readonly OPERATOR_ONLY: [operation: string];
+  /** An author token creating a product of another author; `own` is the token's author. */
+  readonly OTHER_AUTHOR: [own: string];
+  readonly AUTHOR_EXISTS: [id: string];
+  readonly AUTHOR_NOT_FOUND: [id: string];
+  /** The token id is not repeated: a caller may have pasted a token where its id belongs. */
+  readonly TOKEN_NOT_FOUND: [author: string];
 }
 
 export type AdminErrorCode = keyof AdminErrorParameters;
@@ -47,6 +58,14 @@ const ADMIN_ERRORS: {
     message: (hint, sites, to, count) => `key ${hint} allows ${sites} domain(s); ${to} would make ${count}`,
   },
   STORE_UNAVAILABLE: { class: 'unavailable', message: () => 'the key store is unavailable; try again later' },
+  OPERATOR_ONLY: { class: 'forbidden', message: (operation) => `only the operator's token may ${operation}` },
+  OTHER_AUTHOR: {
+    class: 'forbidden',
+    message: (own) => `author: this token creates products of author ${own} only`,
+  },
+  AUTHOR_EXISTS: { class: 'conflict', message: (id) => `author ${id} already exists` },
+  AUTHOR_NOT_FOUND: { class: 'not-found', message: (id) => `no author ${id}` },
+  TOKEN_NOT_FOUND: { class: 'not-found', message: (author) => `author ${author} has no such token` },
 };
 
 /** A refusal of key administration. `cause` keeps an underlying fault (the store's) for the log. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { invalidField } from '../test/invalid-field.js';
 import {
+  activityDays,
   adminBody,
+  authorInput,
   expire,
   issueKeyInput,
   kind,
@@ -10,6 +12,7 @@ import {
   requiredString,
   revokeInput,
   sites,
+  tokenInput,
   transferInput,
 } from './admin-fields.js';
 
@@ -75,6 +78,44 @@ describe('admin fields: JSON bodies to typed inputs', () => {
       'id: expected 1 to 64 characters among a-z, 0-9, ".", "_" and "-"',
     );
     expect(detail(() => productInput({ id: 'p', author: '', name: 5 }))).toBe('author: is empty');
+    // docs/protocol.md#authors: an author token may leave `author` out (the operation decides).
+    expect(productInput({ id: 'p', name: 'P' })).toEqual({ id: 'p', author: undefined, name: 'P' });
+    expect(productInput({ id: 'p', author: null, name: 'P' })).toEqual({ id: 'p', author: undefined, name: 'P' });
+    expect(detail(() => productInput({ id: 'p', author: 5, name: 'P' }))).toBe('author: expected a string');
+  });
+
+  it('authorInput (docs/protocol.md#authors): id and name, each the rule of a product author', () => {
+    expect(authorInput({ id: ' alice ', name: ' Alice ' })).toEqual({ id: 'alice', name: 'Alice' });
+    expect(detail(() => authorInput({ name: 'Alice' }))).toBe('id: is required');
+    expect(detail(() => authorInput({ id: 'a\nb', name: 'Alice' }))).toBe('id: must not hold control characters');
+    expect(detail(() => authorInput({ id: 'alice' }))).toBe('name: is required');
+    expect(detail(() => authorInput({ id: 'x'.repeat(201), name: 'A' }))).toBe(
+      'id: expected at most 200 characters, got 201',
+    );
+  });
+
+  it('tokenInput: an optional label, trimmed, blank is none', () => {
+    expect(tokenInput(undefined)).toEqual({ label: undefined });
+    expect(tokenInput({ label: null })).toEqual({ label: undefined });
+    expect(tokenInput({ label: '  ' })).toEqual({ label: undefined });
+    expect(tokenInput({ label: ' shop ' })).toEqual({ label: 'shop' });
+    expect(detail(() => tokenInput({ label: 3 }))).toBe('label: expected a string');
+    expect(detail(() => tokenInput({ label: 'x'.repeat(101) }))).toBe(
+      'label: expected at most 100 characters, got 101',
+    );
+  });
+
+  it('activityDays (docs/protocol.md#activity): once, digits, 1 to 366; other parameters ignored', () => {
+    expect(activityDays(undefined)).toBeUndefined();
+    expect(activityDays('')).toBeUndefined();
+    expect(activityDays('other=1')).toBeUndefined();
+    expect(activityDays('days=90')).toBe(90);
+    expect(activityDays('x=y&days=366&z')).toBe(366);
+    expect(activityDays('days=007')).toBe(7);
+    for (const query of ['days=0', 'days=367', 'days=', 'days=1.5', 'days=1e2', 'days=%207', 'days=-1', 'days=abc']) {
+      expect(detail(() => activityDays(query))).toBe('days: expected an integer from 1 to 366');
+    }
+    expect(detail(() => activityDays('days=30&days=30'))).toBe('days: expected once, got 2 times');
   });
 
   it('issueKeyInput', () => {

@@ -1,7 +1,14 @@
 import { isRecord, KEY_KINDS, type KeyKind } from '@licence/core';
 import { type AdminError, adminError } from './admin-errors.js';
 import * as rules from './key-admin-rules.js';
-import type { IssueKeyInput, ProductInput, RevokeInput, TransferInput } from './key-admin-types.js';
+import type {
+  AuthorInput,
+  IssueKeyInput,
+  ProductInput,
+  RevokeInput,
+  TokenInput,
+  TransferInput,
+} from './key-admin-types.js';
 import { parseDateTime } from './parse-date-time.js';
 
 /**
@@ -69,13 +76,44 @@ export function expire(value: unknown, keyKind: KeyKind): number | undefined {
   return seconds;
 }
 
-/** `POST /admin/products`: `{id, author, name}`. */
+/**
+ * `POST /admin/products`: `{id, author?, name}`. `author` is required of the operator and may be
+ * left out by an author token (docs/protocol.md#authors): the operation decides, knowing who asks.
+ */
 export function productInput(body: unknown): ProductInput {
   const input = adminBody(body);
   const id = rules.slug('id', requiredString('id', input.id));
-  const author = rules.text('author', requiredString('author', input.author));
+  const author = optionalString('author', input.author);
+  const checkedAuthor = author === undefined ? undefined : rules.text('author', author);
   const name = rules.text('name', requiredString('name', input.name));
-  return { id, author, name };
+  return { id, author: checkedAuthor, name };
+}
+
+/** `POST /admin/authors`: `{id, name}` (docs/protocol.md#authors). */
+export function authorInput(body: unknown): AuthorInput {
+  const input = adminBody(body);
+  const id = rules.text('id', requiredString('id', input.id));
+  return { id, name: rules.text('name', requiredString('name', input.name)) };
+}
+
+/** `POST /admin/authors/:id/tokens`: `{label?}` (docs/protocol.md#authors). */
+export function tokenInput(body: unknown): TokenInput {
+  const label = optionalString('label', adminBody(body).label);
+  return { label: rules.label(label) ?? undefined };
+}
+
+/**
+ * `?days=N` of the activity route (docs/protocol.md#activity), from the raw query string: absent is
+ * undefined (the operation's default); given once, it must be digits, in range (`rules.days`);
+ * given twice, it is refused rather than one of them picked. Other parameters are ignored.
+ */
+export function activityDays(query: string | undefined): number | undefined {
+  const values = new URLSearchParams(query ?? '').getAll('days');
+  if (values.length === 0) return undefined;
+  if (values.length > 1) throw bad('days', `expected once, got ${values.length} times`);
+  const value = values[0] ?? '';
+  // Digits only: `Number` would take " 7", "1e2", "0x1f" and "".
+  return rules.days(/^[0-9]{1,4}$/.test(value) ? Number(value) : Number.NaN);
 }
 
 /** `POST /admin/keys`: `{produit, kind, sites?, expire?}`. */

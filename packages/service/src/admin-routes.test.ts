@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ADMIN_TOKEN, admin, adminRequest, createHarness, issue, json, verdict } from '../test/harness.js';
 import { adminError, storeUnavailable } from './admin-errors.js';
 import { hashToken, isAuthorized } from './admin-auth.js';
-import { toHttpError } from './admin-routes.js';
+import { adminRouteName, toHttpError } from './admin-routes.js';
 import { PROBLEM_BASE } from './problem.js';
 import type { ServiceResponse } from './service-types.js';
 
@@ -89,7 +89,7 @@ describe('admin authentication (docs/protocol.md#administration)', () => {
 
 describe('admin routing', () => {
   it.each([
-    ['GET', '/admin/products', 'POST'],
+    ['PUT', '/admin/products', 'GET, POST'],
     ['DELETE', '/admin/keys', 'POST'],
     ['POST', '/admin/keys/ABCDE', 'GET'],
     ['GET', '/admin/keys/ABCDE/regenerate', 'POST'],
@@ -97,6 +97,12 @@ describe('admin routing', () => {
     ['PUT', '/admin/keys/ABCDE/revoke', 'POST'],
     ['POST', '/admin/products/p/installations', 'GET'],
     ['GET', '/admin/purge', 'POST'],
+    ['POST', '/admin/me', 'GET'],
+    ['POST', '/admin/products/p/activity', 'GET'],
+    ['DELETE', '/admin/authors', 'GET, POST'],
+    ['DELETE', '/admin/authors/alice/tokens', 'GET, POST'],
+    ['GET', '/admin/authors/alice/tokens/tok_x', 'DELETE'],
+    ['POST', '/admin/authors/alice/tokens/tok_x', 'DELETE'],
   ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
     const { service } = createHarness();
     const response = await service.handle(adminRequest(method, path));
@@ -111,6 +117,10 @@ describe('admin routing', () => {
     '/admin/keys/A/B',
     '/admin/products/p',
     '/admin/products//installations',
+    '/admin/authors/alice',
+    '/admin/authors//tokens',
+    '/admin/authors/alice/tokens/',
+    '/admin/me/x',
   ])('answers the unknown admin path %s with 404', async (path) => {
     const { service } = createHarness();
     expectProblem(await service.handle(adminRequest('GET', path)), 404, 'not-found');
@@ -553,6 +563,13 @@ describe('administration refusals as problems (admin-routes.ts maps them, and on
     [adminError('INVALID_FIELD', 'id', 'is required'), 400, 'invalid-request', 'Invalid request', 'id: is required'],
     [adminError('KEY_NOT_FOUND', 'ZZZZ'), 404, 'not-found', 'Not found', 'no key ending in ZZZZ'],
     [
+      adminError('OPERATOR_ONLY', 'add authors'),
+      403,
+      'forbidden',
+      'Forbidden',
+      "only the operator's token may add authors",
+    ],
+    [
       adminError('KEY_NOT_ALIVE', 'ABCD', 'revocation'),
       409,
       'conflict',
@@ -568,6 +585,20 @@ describe('administration refusals as problems (admin-routes.ts maps them, and on
     ],
   ])('%s: %i %s', (error, status, type, title, detail) => {
     expect(toHttpError(error).toProblem()).toEqual({ type: PROBLEM_BASE + type, title, status, detail });
+  });
+
+  it('names each route in the log by its pattern, never by its path (docs/protocol.md#privacy)', () => {
+    const named = (method: string, path: string) => adminRouteName(adminRequest(method, path));
+    expect(named('GET', '/admin/me')).toBe('GET /admin/me');
+    expect(named('GET', '/admin/products')).toBe('GET /admin/products');
+    expect(named('POST', '/admin/products')).toBe('POST /admin/products');
+    expect(named('GET', '/admin/products/p/activity')).toBe('GET /admin/products/:id/activity');
+    expect(named('GET', '/admin/authors')).toBe('GET /admin/authors');
+    expect(named('POST', '/admin/authors')).toBe('POST /admin/authors');
+    expect(named('GET', '/admin/authors/alice/tokens')).toBe('GET /admin/authors/:id/tokens');
+    expect(named('POST', '/admin/authors/alice/tokens')).toBe('POST /admin/authors/:id/tokens');
+    expect(named('DELETE', '/admin/authors/alice/tokens/tok_x')).toBe('DELETE /admin/authors/:id/tokens/:tokenId');
+    expect(named('PUT', '/admin/authors/alice/tokens/tok_x')).toBe('/admin');
   });
 
   it('keeps the cause of a store fault, for the log only', () => {

@@ -1,7 +1,7 @@
 import { type AdminError, type AdminErrorClass, isAdminError } from './admin-errors.js';
 import { type AdminAuthFailures, authenticateAdmin } from './admin-auth.js';
-import * as fields from './admin-fields.js';
-import type { KeyAdmin } from './key-admin-types.js';
+import { ADMIN_ROUTES, type AdminRoute } from './admin-route-table.js';
+import { createKeyAdmin } from './key-admin.js';
 import { HttpError, type ProblemKind } from './problem.js';
 import {
   checkBodySize,
@@ -10,82 +10,20 @@ import {
   MAX_ADMIN_BODY_BYTES,
   parseJsonObject,
 } from './request-body.js';
-import { jsonResponse } from './response.js';
 import type { ServiceContext } from './service-context.js';
 import type { ServiceRequest, ServiceResponse } from './service-types.js';
 
 /**
- * The admin HTTP API (docs/protocol.md#administration), a thin layer over `KeyAdmin`. Only mounted
- * when an admin token is set (else every `/admin` path is a 404 like any unknown path). Order of
- * checks: the client's lockout after too many failed authentications 429, then the token 401
- * (admin-auth.ts; first, on every `/admin` path, so that routes are not probed without it),
- * unknown route 404, method 405 with `Allow`, body size 413 (64 KiB), content coding and content
- * type 415 (only when a body is sent), JSON 400; then the body's fields (admin-fields.ts) and the
- * operation, whose `AdminError`s become problems here, and only here. No User-Agent filter and no
- * rate limit of the public endpoint: the token guards it (docs/protocol.md#request).
+ * The admin HTTP API (docs/protocol.md#administration), a thin layer over `KeyAdmin`, made for the
+ * token's principal (docs/protocol.md#authors). Only mounted when an admin token is set (else every
+ * `/admin` path is a 404 like any unknown path). Order of checks: the client's lockout after too
+ * many failed authentications 429, then the token 401 (admin-auth.ts; first, on every `/admin`
+ * path, so that routes are not probed without it), unknown route 404, method 405 with `Allow`,
+ * body size 413 (64 KiB), content coding and content type 415 (only when a body is sent), JSON 400;
+ * then the query and the body's fields (admin-fields.ts) and the operation, whose `AdminError`s
+ * become problems here, and only here. No User-Agent filter and no rate limit of the public
+ * endpoint: the token guards it (docs/protocol.md#request). The routes: admin-route-table.ts.
  */
-
-interface Route {
-  /** Path segments after `/admin`; `:name` captures one. */
-  readonly pattern: readonly string[];
-  readonly method: 'GET' | 'POST';
-  /** What the log shows instead of the path (which may hold a key). */
-  readonly name: string;
-  readonly run: (admin: KeyAdmin, params: Readonly<Record<string, string>>, body: unknown) => Promise<ServiceResponse>;
-}
-
-const ROUTES: readonly Route[] = [
-  {
-    pattern: ['products'],
-    method: 'POST',
-    name: 'POST /admin/products',
-    run: async (admin, _params, body) => jsonResponse(201, await admin.addProduct(fields.productInput(body))),
-  },
-  {
-    pattern: ['keys'],
-    method: 'POST',
-    name: 'POST /admin/keys',
-    run: async (admin, _params, body) => jsonResponse(201, await admin.issueKey(fields.issueKeyInput(body))),
-  },
-  {
-    pattern: ['keys', ':cle'],
-    method: 'GET',
-    name: 'GET /admin/keys/:cle',
-    run: async (admin, params) => jsonResponse(200, await admin.showKey(params.cle ?? '')),
-  },
-  {
-    pattern: ['keys', ':cle', 'regenerate'],
-    method: 'POST',
-    name: 'POST /admin/keys/:cle/regenerate',
-    run: async (admin, params) => jsonResponse(201, await admin.regenerateKey(params.cle ?? '')),
-  },
-  {
-    pattern: ['keys', ':cle', 'transfer'],
-    method: 'POST',
-    name: 'POST /admin/keys/:cle/transfer',
-    run: async (admin, params, body) =>
-      jsonResponse(201, await admin.transferKey(params.cle ?? '', fields.transferInput(body))),
-  },
-  {
-    pattern: ['keys', ':cle', 'revoke'],
-    method: 'POST',
-    name: 'POST /admin/keys/:cle/revoke',
-    run: async (admin, params, body) =>
-      jsonResponse(200, await admin.revokeKey(params.cle ?? '', fields.revokeInput(body))),
-  },
-  {
-    pattern: ['products', ':id', 'installations'],
-    method: 'GET',
-    name: 'GET /admin/products/:id/installations',
-    run: async (admin, params) => jsonResponse(200, await admin.installations(params.id ?? '')),
-  },
-  {
-    pattern: ['purge'],
-    method: 'POST',
-    name: 'POST /admin/purge',
-    run: async (admin) => jsonResponse(200, await admin.purge()),
-  },
-];
 
 /** Segments of `path` after `/admin`, raw (still percent-encoded). */
 function segmentsOf(path: string): string[] | null {
@@ -129,6 +67,8 @@ function decodeParams(params: Readonly<Record<string, string>>): Record<string, 
 /** The problem each class of `AdminError` is answered with (docs/protocol.md#errors). */
 const PROBLEM_OF: Readonly<Record<AdminErrorClass, ProblemKind>> = {
   invalid: 'invalid-request',
+  // docs/protocol.md#authors: an author token asking for the operator's or another author's.
+  forbidden: 'forbidden',
   'not-found': 'not-found',
   conflict: 'conflict',
   // A store fault: a 503, its cause kept for the error log line.
@@ -152,7 +92,7 @@ export function isAdminPath(path: string): boolean {
 /** The route's log name for an admin path, or the bare prefix; never the path itself. */
 export function adminRouteName(request: ServiceRequest): string {
   const segments = segmentsOf(request.path) ?? [];
-  const route = ROUTES.find(
+  const route = ADMIN_ROUTES.find(
     (candidate) => candidate.method === request.method && matchRoute(candidate.pattern, segments) !== null,
   );
   return route?.name ?? '/admin';
@@ -161,14 +101,13 @@ export function adminRouteName(request: ServiceRequest): string {
 /** Answers one admin request (the caller has checked that the API is on). */
 export async function handleAdmin(
   context: ServiceContext,
-  admin: KeyAdmin,
   failures: AdminAuthFailures,
   request: ServiceRequest,
 ): Promise<ServiceResponse> {
-  await authenticateAdmin(context, failures, request, adminRouteName(request));
+  const principal = await authenticateAdmin(context, failures, request, adminRouteName(request));
   const segments = segmentsOf(request.path) ?? [];
-  const matching = ROUTES.map((route) => ({ route, params: matchRoute(route.pattern, segments) })).filter(
-    (entry): entry is { route: Route; params: Record<string, string> } => entry.params !== null,
+  const matching = ADMIN_ROUTES.map((route) => ({ route, params: matchRoute(route.pattern, segments) })).filter(
+    (entry): entry is { route: AdminRoute; params: Record<string, string> } => entry.params !== null,
   );
   if (matching.length === 0) throw new HttpError('not-found', 'no such admin route');
   const found = matching.find((entry) => entry.route.method === request.method);
@@ -190,7 +129,7 @@ export async function handleAdmin(
     }
   }
   try {
-    return await found.route.run(admin, params, body);
+    return await found.route.run(createKeyAdmin(context, principal), { params, body, query: request.query });
   } catch (error) {
     throw isAdminError(error) ? toHttpError(error) : error;
   }

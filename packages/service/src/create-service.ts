@@ -3,6 +3,7 @@ import { createAdminAuthFailures, hashToken } from './admin-auth.js';
 import { adminRouteName, handleAdmin, isAdminPath } from './admin-routes.js';
 import { compileTrustProxy } from './client-ip.js';
 import { adminTokenFault } from './config-values.js';
+import { CONSOLE_HEADERS, checkedConsoleAssets, handleConsole, isConsolePath } from './console-route.js';
 import { handleHealth } from './healthz.js';
 import { createKeyAdmin } from './key-admin.js';
 import { HttpError, isHttpError } from './problem.js';
@@ -19,7 +20,8 @@ export const HEALTH_PATH = '/healthz';
  * The service: one `handle()` for every request an adapter receives, and the daily `purge()`.
  *
  * Routing, first match: the public endpoint (both spellings, docs/protocol.md#request), `/healthz`,
- * `/admin/...` when an admin token is set; anything else is a 404 problem
+ * `/admin/...` when an admin token is set, `/console` and below when an admin token and the
+ * console's files are given (docs/protocol.md#console); anything else is a 404 problem
  * (docs/protocol.md#request: unknown path 404, the first check). Every answer carries
  * `Cache-Control: no-store`; every answer of the public endpoint carries
  * `Access-Control-Allow-Origin: *`, errors included.
@@ -29,7 +31,7 @@ export const HEALTH_PATH = '/healthz';
  *
  * Options are checked here, once: a bad `trustProxy` or an admin token that breaks the rule of
  * LICENCE_ADMIN_TOKEN throws a ValidationError so that a server refuses to start rather than
- * misjudge every request.
+ * misjudge every request; so does a `console` without its page.
  */
 export function createService(options: ServiceOptions): Service {
   const context: ServiceContext = {
@@ -44,6 +46,8 @@ export function createService(options: ServiceOptions): Service {
     blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
     adminTokenHash: checkedAdminToken(options.adminToken),
   };
+  const consoleAssets = checkedConsoleAssets(options.console);
+  // The operator's: the daily purge.
   const admin = createKeyAdmin(context);
   const authFailures = createAdminAuthFailures();
   const { logger } = context;
@@ -78,9 +82,17 @@ export function createService(options: ServiceOptions): Service {
       }
       if (context.adminTokenHash !== null && isAdminPath(path)) {
         try {
-          return await handleAdmin(context, admin, authFailures, request);
+          return await handleAdmin(context, authFailures, request);
         } catch (error) {
           return answerError(error, adminRouteName(request), {});
+        }
+      }
+      // docs/protocol.md#console: with the admin API only, which is all the page talks to.
+      if (context.adminTokenHash !== null && consoleAssets !== null && isConsolePath(path)) {
+        try {
+          return handleConsole(consoleAssets, request);
+        } catch (error) {
+          return answerError(error, 'GET /console', CONSOLE_HEADERS);
         }
       }
       return problemResponse('not-found', 'no such path');

@@ -2,14 +2,30 @@
 
 // The service (docs/protocol.md#request, #rate-limit, #administration)
 export { createService, HEALTH_PATH } from './create-service.js';
-export type { Service, ServiceOptions, ServiceRequest, ServiceResponse, TrustProxy } from './service-types.js';
+export type {
+  ConsoleAssets,
+  Service,
+  ServiceOptions,
+  ServiceRequest,
+  ServiceResponse,
+  TrustProxy,
+} from './service-types.js';
 export { CORS_HEADERS, LICENCE_PATH, PUBLIC_ALLOW, PUBLIC_PATHS } from './public-endpoint.js';
 export { isJsonContentType, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
 export { HEALTH_TIMEOUT_MS } from './healthz.js';
 
+// The console (docs/protocol.md#console)
+export { CONSOLE_HEADERS, CONSOLE_PATH, isConsolePath } from './console-route.js';
+export { preferredLanguage } from './accept-language.js';
+
 // Key administration without HTTP (the CLI's operations, docs/protocol.md#administration)
 export { createKeyAdmin } from './key-admin.js';
+export { OPERATOR } from './key-admin-types.js';
 export type {
+  ActivityDay,
+  ActivityView,
+  AuthorInput,
+  AuthorView,
   DomainView,
   InstallationsView,
   IssuedKey,
@@ -18,18 +34,31 @@ export type {
   KeyAdminOptions,
   KeyState,
   KeyView,
+  MeView,
+  NewTokenView,
+  Principal,
   ProductInput,
+  ProductSummary,
   ProductView,
   ReplacedKey,
   RevokedKey,
   RevokeInput,
+  TokenInput,
+  TokenView,
   TransferInput,
 } from './key-admin-types.js';
 export { AdminError, isAdminError } from './admin-errors.js';
 export type { AdminErrorClass, AdminErrorCode } from './admin-errors.js';
-export { MAX_REASON_LENGTH, MAX_SITES } from './key-admin-rules.js';
+export {
+  DEFAULT_ACTIVITY_DAYS,
+  MAX_ACTIVITY_DAYS,
+  MAX_LABEL_LENGTH,
+  MAX_REASON_LENGTH,
+  MAX_SITES,
+} from './key-admin-rules.js';
 export { parseDateTime } from './parse-date-time.js';
-export { ADMIN_AUTH_FAILURES, hashToken, isAuthorized } from './admin-auth.js';
+export { ADMIN_AUTH_FAILURES, hashToken, isAuthorized, TOKEN_USE_RESOLUTION_SECONDS } from './admin-auth.js';
+export { AUTHOR_TOKEN_PREFIX, hashAuthorToken, isAuthorTokenShape, TOKEN_ID_PREFIX } from './author-token.js';
 export { hashKey } from './key-hash.js';
 export { twelveMonthsBefore } from './retention.js';
 
@@ -80,11 +109,15 @@ export { bodyLimitFor, isServicePath } from './service-paths.js';
 
 // Ports and their in-process implementations
 export type {
+  ActivityCount,
+  AuthorRecord,
+  AuthorTokenRecord,
   BoundDomain,
   Clock,
   Created,
   Installation,
   Logger,
+  NewAuthorToken,
   NewKey,
   ProductRecord,
   RateLimiter,
@@ -92,6 +125,7 @@ export type {
   Signer,
   Store,
   StoredKey,
+  VerdictOutcome,
 } from './ports.js';
 export { createMemoryStore } from './memory-store.js';
 export type { MemoryStore } from './memory-store.js';
@@ -103,6 +137,7 @@ export { randomBytes } from './node-random.js';
 // What the SQLite and PostgreSQL stores share (docs/protocol.md#storage, #rate-limit)
 export { pendingMigrations, refuseNewerSchema, SchemaVersionError } from './schema-version.js';
 export { storedKeyKind, storedKeyStatus } from './stored-key-fields.js';
+export { DAY_SECONDS, storedOutcome, utcDay } from './activity-day.js';
 export { requireKeyId } from './require-key-id.js';
 export { retryAfterSeconds, slidingWindow } from './sliding-window.js';
 export type { SlidingWindowOptions } from './sliding-window.js';

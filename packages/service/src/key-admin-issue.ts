@@ -2,20 +2,23 @@ import { formatQuand } from '@licence/core';
 import { adminError } from './admin-errors.js';
 import { fromStore, newKey } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
-import type { IssuedKey, IssueKeyInput, KeyAdminOptions } from './key-admin-types.js';
+import { type AdminContext, reachProduct } from './key-admin-scope.js';
+import type { IssuedKey, IssueKeyInput } from './key-admin-types.js';
 import { nowSeconds } from './service-context.js';
 
 /**
  * Issues a key of a product (docs/protocol.md#key-lifecycle): the full key is in this answer only.
- * An unknown product is `PRODUCT_NOT_FOUND`; a second live dev key of a product, `DEV_KEY_EXISTS`.
+ * An unknown product, or one the principal does not reach (docs/protocol.md#authors), is
+ * `PRODUCT_NOT_FOUND`; a second live dev key of a product, `DEV_KEY_EXISTS`.
  */
-export async function issueKey(options: KeyAdminOptions, input: IssueKeyInput): Promise<IssuedKey> {
-  const { store, clock, random, logger } = options;
+export async function issueKey(context: AdminContext, input: IssueKeyInput): Promise<IssuedKey> {
+  const { store, clock, random, logger } = context;
   const now = nowSeconds(clock);
   const produit = rules.slug('produit', input.produit);
   const { kind } = input;
   const sites = rules.sites(input.sites, kind);
   const expiresAt = rules.expire(input.expire, kind, now);
+  await reachProduct(context, produit);
   const { cle, key } = newKey(random, { produit, kind, sites, expiresAt, createdAt: now });
   const result = await fromStore(() => store.insertKey(key));
   if (result.result === 'no-product') throw adminError('PRODUCT_NOT_FOUND', produit);

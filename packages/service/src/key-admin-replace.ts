@@ -1,7 +1,8 @@
 import { adminError } from './admin-errors.js';
-import { changedMeanwhile, findKey, fromStore, replacementFor, requireAlive } from './key-admin-keys.js';
+import { changedMeanwhile, fromStore, replacementFor, requireAlive } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
-import type { KeyAdminOptions, ReplacedKey, TransferInput } from './key-admin-types.js';
+import { type AdminContext, reachKey } from './key-admin-scope.js';
+import type { ReplacedKey, TransferInput } from './key-admin-types.js';
 import { nowSeconds } from './service-context.js';
 
 /**
@@ -10,9 +11,9 @@ import { nowSeconds } from './service-context.js';
  * kind and the limits.
  */
 
-export async function regenerateKey(options: KeyAdminOptions, cle: string): Promise<ReplacedKey> {
-  const { store, clock, random, logger } = options;
-  const stored = await findKey(store, cle);
+export async function regenerateKey(context: AdminContext, cle: string): Promise<ReplacedKey> {
+  const { store, clock, random, logger } = context;
+  const stored = await reachKey(context, cle);
   const now = nowSeconds(clock);
   requireAlive(stored, now);
   // The same product, domains and limits; the old key answers `regeneration`.
@@ -24,11 +25,11 @@ export async function regenerateKey(options: KeyAdminOptions, cle: string): Prom
   return { cle: replacement.cle };
 }
 
-export async function transferKey(options: KeyAdminOptions, cle: string, input: TransferInput): Promise<ReplacedKey> {
-  const { store, clock, random, logger } = options;
+export async function transferKey(context: AdminContext, cle: string, input: TransferInput): Promise<ReplacedKey> {
+  const { store, clock, random, logger } = context;
   const from = input.from === undefined ? null : rules.transferDomain('from', input.from);
   const to = input.to === undefined ? null : rules.transferDomain('to', input.to);
-  const stored = await findKey(store, cle);
+  const stored = await reachKey(context, cle);
   const now = nowSeconds(clock);
   requireAlive(stored, now);
   const bound = stored.domains.map((entry) => entry.domain);

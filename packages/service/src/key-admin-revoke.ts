@@ -1,14 +1,15 @@
 import { formatQuand } from '@licence/core';
-import { changedMeanwhile, findKey, fromStore, requireAlive } from './key-admin-keys.js';
+import { changedMeanwhile, fromStore, requireAlive } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
-import type { KeyAdminOptions, RevokedKey, RevokeInput } from './key-admin-types.js';
+import { type AdminContext, reachKey } from './key-admin-scope.js';
+import type { RevokedKey, RevokeInput } from './key-admin-types.js';
 import { nowSeconds } from './service-context.js';
 
 /** Revokes a live key for good (docs/protocol.md#key-lifecycle): it then answers `revocation`. */
-export async function revokeKey(options: KeyAdminOptions, cle: string, input: RevokeInput): Promise<RevokedKey> {
-  const { store, clock, logger } = options;
+export async function revokeKey(context: AdminContext, cle: string, input: RevokeInput): Promise<RevokedKey> {
+  const { store, clock, logger } = context;
   const reason = input.reason === undefined ? null : rules.text('reason', input.reason, rules.MAX_REASON_LENGTH);
-  const stored = await findKey(store, cle);
+  const stored = await reachKey(context, cle);
   const now = nowSeconds(clock);
   requireAlive(stored, now);
   const result = await fromStore(() => store.revokeKey(stored.id, reason, now));

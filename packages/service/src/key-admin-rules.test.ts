@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { invalidField } from '../test/invalid-field.js';
-import { expire, expireAllowed, key, sites, slug, text, transferDomain } from './key-admin-rules.js';
+import { days, expire, expireAllowed, key, label, sites, slug, text, transferDomain } from './key-admin-rules.js';
 import { parseDateTime } from './parse-date-time.js';
 
 const detail = invalidField;
@@ -27,6 +27,24 @@ describe('key administration rules', () => {
     expect(detail(() => text('name', 'a\nb'))).toBe('name: must not hold control characters');
     expect(text('reason', 'fraud', 10)).toBe('fraud');
     expect(detail(() => text('reason', 'x'.repeat(11), 10))).toBe('reason: expected at most 10 characters, got 11');
+  });
+
+  it('label (docs/protocol.md#authors): optional, trimmed, at most 100 characters, no control character', () => {
+    expect(label(undefined)).toBeNull();
+    expect(label('   ')).toBeNull();
+    expect(label('  shop  ')).toBe('shop');
+    expect(label('x'.repeat(100))).toBe('x'.repeat(100));
+    expect(detail(() => label('x'.repeat(101)))).toBe('label: expected at most 100 characters, got 101');
+    expect(detail(() => label('a\u0007b'))).toBe('label: must not hold control characters');
+  });
+
+  it('days (docs/protocol.md#activity): an integer from 1 to 366, 30 when absent', () => {
+    expect(days(undefined)).toBe(30);
+    expect(days(1)).toBe(1);
+    expect(days(366)).toBe(366);
+    for (const value of [0, 367, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(detail(() => days(value))).toBe('days: expected an integer from 1 to 366');
+    }
   });
 
   it('sites', () => {

@@ -17,6 +17,13 @@ export const MAX_REASON_LENGTH = 1000;
 /** Longest display text (an author, a product name). */
 export const MAX_TEXT_LENGTH = 200;
 
+/** Longest label of an author token (docs/protocol.md#authors). */
+export const MAX_LABEL_LENGTH = 100;
+
+/** The activity route's range (docs/protocol.md#activity): 1 to 366 days, 30 unless asked. */
+export const MAX_ACTIVITY_DAYS = 366;
+export const DEFAULT_ACTIVITY_DAYS = 30;
+
 const invalid = (field: string, problem: string): AdminError => adminError('INVALID_FIELD', field, problem);
 
 const SLUG = /^[a-z0-9._-]{1,64}$/;
@@ -40,6 +47,24 @@ export function text(name: string, value: string, max = MAX_TEXT_LENGTH): string
   if (trimmed.length > max) throw invalid(name, `expected at most ${max} characters, got ${trimmed.length}`);
   if (CONTROL.test(trimmed)) throw invalid(name, 'must not hold control characters');
   return trimmed;
+}
+
+/**
+ * An author token's label (docs/protocol.md#authors), trimmed: at most 100 characters, no control
+ * character. Absent or blank is no label (null): a console's empty field means none.
+ */
+export function label(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  return text('label', value, MAX_LABEL_LENGTH);
+}
+
+/** `days` of the activity route (docs/protocol.md#activity): an integer from 1 to 366, default 30. */
+export function days(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_ACTIVITY_DAYS;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_ACTIVITY_DAYS) {
+    throw invalid('days', `expected an integer from 1 to ${MAX_ACTIVITY_DAYS}`);
+  }
+  return value;
 }
 
 /**

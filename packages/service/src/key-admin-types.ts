@@ -13,10 +13,81 @@ export interface KeyAdminOptions {
   readonly logger: Logger;
 }
 
-/** A new product. `author` and `name` are trimmed. */
+/**
+ * Who is asking (docs/protocol.md#authors): the operator (LICENCE_ADMIN_TOKEN, or the CLI on the
+ * server) can do everything; an author token reaches only its author's products and keys.
+ */
+export type Principal =
+  | { readonly role: 'operator' }
+  | { readonly role: 'author'; readonly author: string; readonly tokenId: string };
+
+/** The operator: the CLI's principal, and the default of createKeyAdmin. */
+export const OPERATOR: Principal = { role: 'operator' };
+
+/** A new author (operator only). `id` and `name` are trimmed; `id` follows a product's `author`. */
+export interface AuthorInput {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface AuthorView {
+  readonly id: string;
+  readonly name: string;
+  /** ISO 8601. */
+  readonly created: string;
+}
+
+export interface TokenInput {
+  /** What the author calls it ("shop", "laptop"); at most 100 characters. */
+  readonly label?: string | undefined;
+}
+
+export interface NewTokenView {
+  readonly id: string;
+  /** The token, shown this once: `lat_` + 43 base64url characters (256 random bits). */
+  readonly token: string;
+}
+
+export interface TokenView {
+  readonly id: string;
+  readonly label: string | null;
+  /** ISO 8601. */
+  readonly created: string;
+  /** ISO 8601: the first use in its minute (written at most once a minute); null when never used. */
+  readonly lastUsed: string | null;
+}
+
+/** `GET /admin/me`: who the token is, so the console shows what it may do. */
+export type MeView = { readonly role: 'operator' } | { readonly role: 'author'; readonly author: AuthorView };
+
+export interface ProductSummary extends ProductView {
+  /** As InstallationsView `count`. */
+  readonly installations: number;
+}
+
+/** One UTC day of a product's activity (docs/protocol.md#activity). */
+export interface ActivityDay {
+  /** `YYYY-MM-DD`, UTC. */
+  readonly date: string;
+  readonly ok: number;
+  readonly essai: number;
+  /** Refusals by motif; a motif with none is absent. */
+  readonly refusals: Readonly<Record<string, number>>;
+}
+
+export interface ActivityView {
+  readonly product: string;
+  /** Every day of the range, oldest first, today (UTC) last, days without verdicts included. */
+  readonly days: readonly ActivityDay[];
+}
+
+/**
+ * A new product. `author` and `name` are trimmed. An author token may leave `author` out (it is
+ * then its own author); the operator must give it.
+ */
 export interface ProductInput {
   readonly id: string;
-  readonly author: string;
+  readonly author?: string | undefined;
   readonly name: string;
 }
 
@@ -119,4 +190,19 @@ export interface KeyAdmin {
   installations(productId: string): Promise<InstallationsView>;
   /** docs/protocol.md#privacy: delete the request-log entries (and their IPs) older than twelve months. */
   purge(): Promise<{ readonly erased: number }>;
+
+  /** Who this admin acts for. */
+  me(): Promise<MeView>;
+  /** The products this principal reaches, by id, with their installation counts. */
+  listProducts(): Promise<{ readonly products: readonly ProductSummary[] }>;
+  /** docs/protocol.md#activity: `days` from 1 to 366 (default 30). */
+  activity(productId: string, days?: number): Promise<ActivityView>;
+  /** Operator only. */
+  addAuthor(input: AuthorInput): Promise<AuthorView>;
+  /** Operator only. */
+  listAuthors(): Promise<{ readonly authors: readonly AuthorView[] }>;
+  /** The operator, or that author's own token. */
+  createAuthorToken(authorId: string, input?: TokenInput): Promise<NewTokenView>;
+  listAuthorTokens(authorId: string): Promise<{ readonly tokens: readonly TokenView[] }>;
+  revokeAuthorToken(authorId: string, tokenId: string): Promise<void>;
 }

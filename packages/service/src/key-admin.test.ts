@@ -147,12 +147,16 @@ describe('createKeyAdmin', () => {
       keyId: null,
       host: 'a.fr',
       ip: '203.0.113.1',
+      outcome: 'inconnue',
+      produit: null,
     });
     await store.logRequest({
       at: Math.floor(clock.nowMs / 1000) - 300 * 86400,
       keyId: null,
       host: 'a.fr',
       ip: '203.0.113.2',
+      outcome: 'inconnue',
+      produit: null,
     });
     expect(await admin.purge()).toEqual({ erased: 1 });
     expect(logger.lines.at(-1)?.fields).toEqual({ action: 'purge', erased: 1, before: '2025-11-22T10:14:00Z' });

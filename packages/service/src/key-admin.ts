@@ -1,26 +1,47 @@
+import { activity } from './key-admin-activity.js';
+import { addAuthor } from './key-admin-add-author.js';
+import { createAuthorToken } from './key-admin-create-token.js';
 import { issueKey } from './key-admin-issue.js';
+import { listAuthors } from './key-admin-list-authors.js';
+import { listProducts } from './key-admin-list-products.js';
+import { listAuthorTokens } from './key-admin-list-tokens.js';
+import { me } from './key-admin-me.js';
 import { addProduct, installations } from './key-admin-products.js';
 import { purge } from './key-admin-purge.js';
 import { regenerateKey, transferKey } from './key-admin-replace.js';
 import { revokeKey } from './key-admin-revoke.js';
+import { revokeAuthorToken } from './key-admin-revoke-token.js';
+import type { AdminContext } from './key-admin-scope.js';
 import { showKey } from './key-admin-show.js';
-import type { KeyAdmin, KeyAdminOptions } from './key-admin-types.js';
+import { type KeyAdmin, type KeyAdminOptions, OPERATOR, type Principal } from './key-admin-types.js';
 
 /**
  * Key administration (docs/protocol.md#key-lifecycle, #administration) as plain operations on typed
- * inputs (key-admin-types.ts), one file per operation or concern. The admin HTTP API reads its JSON
- * bodies into these inputs and maps their `AdminError`s to problems (admin-fields.ts,
- * admin-routes.ts); the `licence` CLI calls them on its configured store without HTTP.
+ * inputs (key-admin-types.ts), one file per operation or concern, for one principal
+ * (docs/protocol.md#authors: key-admin-scope.ts decides what it reaches). The admin HTTP API makes
+ * one per request, for the token's principal, reads its JSON bodies into these inputs and maps
+ * their `AdminError`s to problems (admin-fields.ts, admin-routes.ts); the `licence` CLI calls them
+ * as the operator on its configured store without HTTP.
  */
-export function createKeyAdmin(options: KeyAdminOptions): KeyAdmin {
+export function createKeyAdmin(options: KeyAdminOptions, principal: Principal = OPERATOR): KeyAdmin {
+  const { store, clock, random, logger } = options;
+  const context: AdminContext = { store, clock, random, logger, principal };
   return {
-    addProduct: (input) => addProduct(options, input),
-    issueKey: (input) => issueKey(options, input),
-    showKey: (cle) => showKey(options, cle),
-    regenerateKey: (cle) => regenerateKey(options, cle),
-    transferKey: (cle, input = {}) => transferKey(options, cle, input),
-    revokeKey: (cle, input = {}) => revokeKey(options, cle, input),
-    installations: (productId) => installations(options, productId),
-    purge: () => purge(options),
+    addProduct: (input) => addProduct(context, input),
+    issueKey: (input) => issueKey(context, input),
+    showKey: (cle) => showKey(context, cle),
+    regenerateKey: (cle) => regenerateKey(context, cle),
+    transferKey: (cle, input = {}) => transferKey(context, cle, input),
+    revokeKey: (cle, input = {}) => revokeKey(context, cle, input),
+    installations: (productId) => installations(context, productId),
+    purge: () => purge(context),
+    me: () => me(context),
+    listProducts: () => listProducts(context),
+    activity: (productId, days) => activity(context, productId, days),
+    addAuthor: (input) => addAuthor(context, input),
+    listAuthors: () => listAuthors(context),
+    createAuthorToken: (authorId, input = {}) => createAuthorToken(context, authorId, input),
+    listAuthorTokens: (authorId) => listAuthorTokens(context, authorId),
+    revokeAuthorToken: (authorId, tokenId) => revokeAuthorToken(context, authorId, tokenId),
   };
 }

@@ -1,9 +1,13 @@
+import { utcDay } from './activity-day.js';
+import { countVerdict, purgeActivity } from './memory-activity.js';
 import type { MemoryLogRow, MemoryRun, MemoryState } from './memory-state.js';
 import type { Store } from './ports.js';
 
 /**
- * The memory store's request log and its purge (docs/protocol.md#privacy): time, key, host and IP;
- * the purge deletes the entries logged before its cut-off, IP and all.
+ * The memory store's request log and its purge (docs/protocol.md#privacy): time, key, host, IP and
+ * the verdict's outcome, each line counted in its product's activity (docs/protocol.md#activity);
+ * the purge deletes the entries logged before its cut-off, IP and all, and the counts of the days
+ * that ended before it.
  */
 export function memoryRequestLog(
   state: MemoryState,
@@ -12,7 +16,8 @@ export function memoryRequestLog(
   return {
     logRequest: (entry) =>
       run(() => {
-        state.log.push({ at: entry.at, keyId: entry.keyId, host: entry.host, ip: entry.ip });
+        state.log.push({ at: entry.at, keyId: entry.keyId, host: entry.host, ip: entry.ip, outcome: entry.outcome });
+        countVerdict(state, entry);
       }),
 
     purgeRequestLog: (before) =>
@@ -27,6 +32,7 @@ export function memoryRequestLog(
         }
         const deleted = state.log.length - kept;
         state.log.length = kept;
+        purgeActivity(state, utcDay(before));
         return deleted;
       }),
 

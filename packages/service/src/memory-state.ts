@@ -1,5 +1,5 @@
 import type { KeyKind, KeyStatus } from '@licence/core';
-import type { BoundDomain, ProductRecord } from './ports.js';
+import type { AuthorRecord, BoundDomain, ProductRecord, VerdictOutcome } from './ports.js';
 
 /** A key as the memory store keeps it: the fields a revocation or a replacement changes are mutable. */
 export interface MemoryKeyRow {
@@ -24,7 +24,21 @@ export interface MemoryLogRow {
   readonly host: string;
   /** Deleted with its entry by the purge (docs/protocol.md#privacy). */
   readonly ip: string;
+  readonly outcome: VerdictOutcome;
 }
+
+/** An author token as kept: its SHA-256, never the token (docs/protocol.md#authors). */
+export interface MemoryTokenRow {
+  readonly id: string;
+  readonly authorId: string;
+  readonly hash: string;
+  readonly label: string | null;
+  readonly createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** Product id -> UTC day -> outcome -> verdicts (docs/protocol.md#activity). */
+export type MemoryActivity = Map<string, Map<number, Map<VerdictOutcome, number>>>;
 
 /** Everything the memory store holds; each part of the store (memory-*.ts) works on it. */
 export interface MemoryState {
@@ -33,12 +47,26 @@ export interface MemoryState {
   /** Key hash -> key id. */
   readonly byHash: Map<string, string>;
   readonly log: MemoryLogRow[];
+  readonly activity: MemoryActivity;
+  readonly authors: Map<string, AuthorRecord>;
+  /** Token id -> token; token ids are unique across authors. */
+  readonly tokens: Map<string, MemoryTokenRow>;
   nextId: number;
   closed: boolean;
 }
 
 export function createMemoryState(): MemoryState {
-  return { products: new Map(), keys: new Map(), byHash: new Map(), log: [], nextId: 1, closed: false };
+  return {
+    products: new Map(),
+    keys: new Map(),
+    byHash: new Map(),
+    log: [],
+    activity: new Map(),
+    authors: new Map(),
+    tokens: new Map(),
+    nextId: 1,
+    closed: false,
+  };
 }
 
 /** Runs one Store method's work on the state and answers its result through a promise. */

@@ -149,6 +149,19 @@ describe('createMemoryStore (beyond the contract)', () => {
     await expect(store.insertKey(key('aaaa'))).rejects.toThrow('memory store: a key with this hash already exists');
   });
 
+  it('refuses an author token whose id or hash is taken, and hands out tokens that cannot change it', async () => {
+    const store = createMemoryStore();
+    await store.addAuthor({ id: 'alice', name: 'Alice', createdAt: 1 });
+    const token = { id: 'tok_1', authorId: 'alice', hash: '1'.repeat(64), label: null, createdAt: 2 };
+    expect(await store.addAuthorToken(token)).toEqual({ result: 'created', id: 'tok_1' });
+    const clash = 'memory store: an author token with this id or hash already exists';
+    await expect(store.addAuthorToken({ ...token, hash: '2'.repeat(64) })).rejects.toThrow(clash);
+    await expect(store.addAuthorToken({ ...token, id: 'tok_2' })).rejects.toThrow(clash);
+    const found = await store.findAuthorToken(token.hash);
+    expect(Object.isFrozen(found)).toBe(true);
+    expect(await store.listAuthorTokens('alice')).toHaveLength(1);
+  });
+
   it('answers ping until closed, then rejects every call', async () => {
     const store = await withProducts();
     await expect(store.ping()).resolves.toBeUndefined();

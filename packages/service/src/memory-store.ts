@@ -1,3 +1,6 @@
+import { memoryActivity } from './memory-activity.js';
+import { memoryAuthorTokens } from './memory-author-tokens.js';
+import { memoryAuthors } from './memory-authors.js';
 import { memoryDomains } from './memory-domains.js';
 import { memoryKeyReads } from './memory-key-reads.js';
 import { memoryKeyWrites } from './memory-key-writes.js';
@@ -30,6 +33,9 @@ export function createMemoryStore(): MemoryStore {
     ...memoryDomains(state, run),
     ...memoryProducts(state, run),
     ...memoryRequestLog(state, run),
+    ...memoryActivity(state, run),
+    ...memoryAuthors(state, run),
+    ...memoryAuthorTokens(state, run),
     ping: () => run(() => undefined),
     close: () => {
       state.closed = true;

@@ -1,4 +1,4 @@
-import type { KeyKind, KeyStatus, Signer } from '@licence/core';
+import type { KeyKind, KeyStatus, Motif, Signer } from '@licence/core';
 
 /**
  * The service's ports (CONTRIBUTING.md#architecture): everything outside the pure core that a
@@ -98,8 +98,16 @@ export interface NewKey {
 }
 
 /**
- * One line of the request log (docs/protocol.md#privacy): time, key, host, client IP. Nothing else;
- * the purge deletes the whole line once it is older than the retention.
+ * What a verdict answered, as the request log records it (docs/protocol.md#activity): `ok`, `essai`
+ * (ok with `essai` true: a test host, or a development key), or the refusal's motif. Not personal
+ * data.
+ */
+export type VerdictOutcome = 'ok' | 'essai' | Motif;
+
+/**
+ * One line of the request log (docs/protocol.md#privacy): time, key, host, client IP, and the
+ * verdict's outcome. Nothing else; the purge deletes the whole line once it is older than the
+ * retention.
  */
 export interface RequestLogEntry {
   readonly at: number;
@@ -107,6 +115,49 @@ export interface RequestLogEntry {
   readonly keyId: string | null;
   readonly host: string;
   readonly ip: string;
+  readonly outcome: VerdictOutcome;
+  /**
+   * The product whose activity counts this verdict (docs/protocol.md#activity): the requested
+   * product when the key opens it, else the key's own; null for an unknown key. Not stored in the
+   * log line itself: the store adds one to that product's count of `outcome` for the UTC day of
+   * `at`, in the same transaction as the line.
+   */
+  readonly produit: string | null;
+}
+
+/** One count of a product's activity (docs/protocol.md#activity): verdicts of `outcome` on `day`. */
+export interface ActivityCount {
+  /** The UTC day: whole days since the epoch, `Math.floor(at / 86400)`. */
+  readonly day: number;
+  readonly outcome: VerdictOutcome;
+  readonly count: number;
+}
+
+/** An author (docs/protocol.md#authors): owns every product whose `author` is its id. */
+export interface AuthorRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly createdAt: number;
+}
+
+/** An author token as listed: never the token, nor its hash. */
+export interface AuthorTokenRecord {
+  /** Made by the service (`tok_` + random), unique across authors. */
+  readonly id: string;
+  readonly authorId: string;
+  readonly label: string | null;
+  readonly createdAt: number;
+  /** An authenticated request, written at most once a minute (so within a minute of the last); null when never used. */
+  readonly lastUsedAt: number | null;
+}
+
+/** What `addAuthorToken` stores: SHA-256 of the token (lower-case hex), never the token. */
+export interface NewAuthorToken {
+  readonly id: string;
+  readonly authorId: string;
+  readonly hash: string;
+  readonly label: string | null;
+  readonly createdAt: number;
 }
 
 /**
@@ -185,9 +236,39 @@ export interface Store {
    * with them their client IPs; returns how many entries were deleted (0 when none). Nothing else
    * changes: keys and bound domains stay. A store deletes in short steps so that a purge of a
    * year-old day of traffic never holds a lock or the event loop for long; what it deleted must
-   * not stay readable in its files (docs/protocol.md#storage).
+   * not stay readable in its files (docs/protocol.md#storage). The per-day activity counts of the
+   * days that ended before `before` (day < floor(before / 86400)) go too: they summarise the log
+   * (docs/protocol.md#activity), and are not counted in the answer.
    */
   purgeRequestLog(before: number): Promise<number>;
+  /**
+   * Every product, by id; only those whose `author` is `author` unless it is null (the console's
+   * product list, docs/protocol.md#administration).
+   */
+  listProducts(author: string | null): Promise<readonly ProductRecord[]>;
+  /**
+   * The counts of `productId`'s verdicts per UTC day and outcome, for days `fromDay` to `toDay`
+   * inclusive (docs/protocol.md#activity), in any order; a day and outcome without verdicts has
+   * no entry. Answered from the per-day counts `logRequest` keeps, never by scanning the log.
+   */
+  activity(productId: string, fromDay: number, toDay: number): Promise<readonly ActivityCount[]>;
+
+  /** docs/protocol.md#authors. 'exists' when the id is taken (409). */
+  addAuthor(author: AuthorRecord): Promise<Created<'exists'>>;
+  getAuthor(id: string): Promise<AuthorRecord | null>;
+  /** Every author, by id. */
+  listAuthors(): Promise<readonly AuthorRecord[]>;
+  /** 'no-author' when the author is unknown. The id is the token record's own (`token.id`). */
+  addAuthorToken(token: NewAuthorToken): Promise<Created<'no-author'>>;
+  /** The author's tokens, oldest first (then by id). */
+  listAuthorTokens(authorId: string): Promise<readonly AuthorTokenRecord[]>;
+  /** Deletes the author's token `tokenId`; false when that author has no such token. */
+  deleteAuthorToken(authorId: string, tokenId: string): Promise<boolean>;
+  /** The token whose SHA-256 (hex) is `hash`, or null. */
+  findAuthorToken(hash: string): Promise<AuthorTokenRecord | null>;
+  /** Sets the token's `lastUsedAt` to `now` (the service calls it at most once a minute per token). */
+  touchAuthorToken(tokenId: string, now: number): Promise<void>;
+
   /** Resolves when the store answers (for /healthz). */
   ping(): Promise<void>;
   close(): Promise<void>;

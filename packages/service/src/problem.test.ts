@@ -11,6 +11,15 @@ describe('problem bodies (RFC 9457)', () => {
     });
   });
 
+  it('has a forbidden kind for what a token may not do (docs/protocol.md#authors)', () => {
+    expect(problemBody('forbidden', "only the operator's token may add authors")).toEqual({
+      type: 'https://licence.dev/problems/forbidden',
+      title: 'Forbidden',
+      status: 403,
+      detail: "only the operator's token may add authors",
+    });
+  });
+
   it('gives every kind a distinct type under the base, a title and a 4xx or 5xx status', () => {
     const types = new Set<string>();
     for (const kind of Object.keys(PROBLEMS) as (keyof typeof PROBLEMS)[]) {

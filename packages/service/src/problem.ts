@@ -27,6 +27,9 @@ export const PROBLEMS = {
   'headers-too-large': { title: 'Request headers too large', status: 431 },
   'invalid-request': { title: 'Invalid request', status: 400 },
   unauthorized: { title: 'Unauthorized', status: 401 },
+  // An author token asking for what only the operator, or another author, may do
+  // (docs/protocol.md#authors).
+  forbidden: { title: 'Forbidden', status: 403 },
   conflict: { title: 'Conflict', status: 409 },
   'service-unavailable': { title: 'Service unavailable', status: 503 },
   'internal-error': { title: 'Internal error', status: 500 },

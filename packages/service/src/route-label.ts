@@ -1,4 +1,6 @@
+import { ADMIN_ROUTES as ADMIN_ROUTE_TABLE } from './admin-route-table.js';
 import { isAdminPath } from './admin-routes.js';
+import { CONSOLE_PATH, isConsolePath } from './console-route.js';
 import { HEALTH_PATH } from './create-service.js';
 import { PUBLIC_PATHS } from './public-endpoint.js';
 
@@ -9,20 +11,18 @@ import { PUBLIC_PATHS } from './public-endpoint.js';
  * line can never carry anything the client wrote.
  */
 
-/** The admin API's routes (docs/protocol.md#administration); `:name` stands for one non-empty segment. */
-const ADMIN_ROUTES = [
-  '/admin/products',
-  '/admin/keys',
-  '/admin/purge',
-  '/admin/keys/:cle',
-  '/admin/keys/:cle/regenerate',
-  '/admin/keys/:cle/transfer',
-  '/admin/keys/:cle/revoke',
-  '/admin/products/:id/installations',
-].map((route) => ({ route, parts: route.split('/') }));
+/**
+ * The admin API's routes (docs/protocol.md#administration), from its route table, each path once;
+ * `:name` stands for one non-empty segment.
+ */
+const ADMIN_ROUTES = [...new Set(ADMIN_ROUTE_TABLE.map((route) => ['', 'admin', ...route.pattern].join('/')))].map(
+  (route) => ({ route, parts: route.split('/') }),
+);
 
 export function routeLabel(path: string): string {
-  if (PUBLIC_PATHS.includes(path) || path === HEALTH_PATH) return path;
+  if (PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || path === CONSOLE_PATH) return path;
+  // docs/protocol.md#console: the console's files are not secret, but a label is one of a fixed set.
+  if (isConsolePath(path)) return `${CONSOLE_PATH}/*`;
   if (!isAdminPath(path)) return 'other';
   const segments = path.split('/');
   return ADMIN_ROUTES.find(({ parts }) => fits(parts, segments))?.route ?? '/admin/*';

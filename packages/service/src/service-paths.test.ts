@@ -4,9 +4,17 @@ import { bodyLimitFor, isServicePath } from './service-paths.js';
 
 describe('isServicePath', () => {
   it('claims the service paths only', () => {
-    for (const path of ['/api/licence', '/api/license', '/healthz', '/admin', '/admin/keys'])
+    for (const path of [
+      '/api/licence',
+      '/api/license',
+      '/healthz',
+      '/admin',
+      '/admin/keys',
+      '/console',
+      '/console/a.js',
+    ])
       expect(isServicePath(path)).toBe(true);
-    for (const path of ['/', '/api', '/api/other', '/administrator', '/healthz/x'])
+    for (const path of ['/', '/api', '/api/other', '/administrator', '/healthz/x', '/consoles'])
       expect(isServicePath(path)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { isAdminPath } from './admin-routes.js';
+import { isConsolePath } from './console-route.js';
 import { HEALTH_PATH } from './create-service.js';
 import { PUBLIC_PATHS } from './public-endpoint.js';
 import { MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
@@ -9,11 +10,11 @@ import { MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
  */
 
 /**
- * The paths the service answers (docs/protocol.md#request, #administration): a middleware mounted
- * in a bigger app leaves the others to it.
+ * The paths the service answers (docs/protocol.md#request, #administration, #console): a middleware
+ * mounted in a bigger app leaves the others to it.
  */
 export function isServicePath(path: string): boolean {
-  return PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || isAdminPath(path);
+  return PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || isAdminPath(path) || isConsolePath(path);
 }
 
 /**

@@ -9,6 +9,11 @@ export interface ServiceRequest {
   readonly method: string;
   /** The path without query string, e.g. `/api/licence`. */
   readonly path: string;
+  /**
+   * The raw query string without `?` (`days=90`), when the request had one. Only the admin API's
+   * activity route reads it (docs/protocol.md#activity); every other route ignores it.
+   */
+  readonly query?: string | undefined;
   /** Header names in lower case; a repeated header joined with ", ". */
   readonly headers: Readonly<Record<string, string | undefined>>;
   /**
@@ -57,6 +62,19 @@ export interface ServiceOptions {
    * library list.
    */
   readonly blockedUserAgents?: readonly RegExp[];
+  /**
+   * docs/protocol.md#console: the console's built files, served under `/console` while the admin API
+   * is on. Unset: `/console` is a 404 like any unknown path.
+   */
+  readonly console?: ConsoleAssets;
+}
+
+/**
+ * The console's files (docs/protocol.md#console), by name (`index.html`, `console.js`,
+ * `console.css`...): each with its `Content-Type` and its text. `index.html` is required.
+ */
+export interface ConsoleAssets {
+  readonly files: Readonly<Record<string, { readonly type: string; readonly body: string }>>;
 }
 
 export interface Service {

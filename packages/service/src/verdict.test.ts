@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { normalizeKey, ValidationError } from '@licence/core';
+import { normalizeKey, ValidationError, validateProduit, type VerdictDecision } from '@licence/core';
 import { describe, expect, it } from 'vitest';
 import { admin, createHarness, issue, verdict, verdictRequest } from '../test/harness.js';
 import type { Store, StoredKey } from './ports.js';
 import { HttpError } from './problem.js';
-import { toKeyRecord } from './verdict.js';
+import { toKeyRecord, verdictActivity } from './verdict.js';
 
 /**
  * Every row of docs/protocol.md#verdict, reached through real admin operations on the memory store,
@@ -28,7 +28,7 @@ describe('the verdict rules (docs/protocol.md#verdict) through the service', () 
     });
     // Logged with no key id (docs/protocol.md#privacy).
     expect(store.requestLog()).toEqual([
-      { at: expect.any(Number), keyId: null, host: 'exemple.fr', ip: '203.0.113.7' },
+      { at: expect.any(Number), keyId: null, host: 'exemple.fr', ip: '203.0.113.7', outcome: 'inconnue' },
     ]);
   });
 
@@ -238,7 +238,7 @@ describe('the verdict rules (docs/protocol.md#verdict) through the service', () 
     if (stored === null) throw new Error('the issued key is not in the store');
     await verdict(service, { cle, url: 'https://www.exemple.fr/boutique' }, 'exemple.fr', { ip: '198.51.100.4' });
     expect(store.requestLog()).toEqual([
-      { at: Math.floor(clock.nowMs / 1000), keyId: stored.id, host: 'exemple.fr', ip: '198.51.100.4' },
+      { at: Math.floor(clock.nowMs / 1000), keyId: stored.id, host: 'exemple.fr', ip: '198.51.100.4', outcome: 'ok' },
     ]);
   });
 
@@ -357,5 +357,49 @@ describe('toKeyRecord', () => {
       detail: 'the stored key record is invalid',
       cause: expect.any(ValidationError),
     });
+  });
+});
+
+describe('verdictActivity (docs/protocol.md#activity)', () => {
+  const stored: StoredKey = {
+    id: '1',
+    hash: 'h',
+    hint: 'ABCD',
+    produit: 'p',
+    kind: 'dev',
+    status: 'active',
+    sites: 0,
+    expiresAt: null,
+    endedAt: null,
+    reason: null,
+    replacedBy: null,
+    createdAt: 1,
+    opens: ['p', 'q'],
+    domains: [],
+  };
+  const donnees = { domaine: '', quand: '', emis: 0, revalider: 0, sursis: 0, hote: 'a.fr' };
+  const ok = (essai: boolean): VerdictDecision => ({ donnees: { ...donnees, ok: true, motif: '', essai }, bind: null });
+  const refused = (motif: string): VerdictDecision => ({
+    donnees: { ...donnees, ok: false, motif, essai: false },
+    bind: null,
+  });
+  const asProduit = (value: string) => validateProduit(value);
+
+  it('records ok, essai (ok on a test host) or the motif', () => {
+    expect(verdictActivity(ok(false), stored, undefined).outcome).toBe('ok');
+    expect(verdictActivity(ok(true), stored, undefined).outcome).toBe('essai');
+    expect(verdictActivity(refused('revocation'), stored, undefined).outcome).toBe('revocation');
+    expect(verdictActivity(refused('inconnue'), null, undefined)).toEqual({ outcome: 'inconnue', produit: null });
+  });
+
+  it("counts it for the requested product when the key opens it, else for the key's own", () => {
+    expect(verdictActivity(ok(true), stored, asProduit('q')).produit).toBe('q');
+    expect(verdictActivity(refused('inconnue'), stored, asProduit('other')).produit).toBe('p');
+    expect(verdictActivity(ok(false), stored, undefined).produit).toBe('p');
+    expect(verdictActivity(refused('inconnue'), null, asProduit('q')).produit).toBeNull();
+  });
+
+  it('refuses a motif core does not know: a 500, never a count of nonsense', () => {
+    expect(() => verdictActivity(refused('nouveau'), stored, undefined)).toThrow(HttpError);
   });
 });

@@ -2,6 +2,7 @@ import {
   decideVerdict,
   isValidationError,
   keyHint,
+  MOTIFS,
   parseKeyRecord,
   signDonnees,
   type HostInfo,
@@ -12,7 +13,7 @@ import {
   type VerdictDecision,
 } from '@licence/core';
 import { hashKey } from './key-hash.js';
-import type { StoredKey } from './ports.js';
+import type { RequestLogEntry, StoredKey, VerdictOutcome } from './ports.js';
 import { HttpError } from './problem.js';
 import { fromStore, nowSeconds, type ServiceContext } from './service-context.js';
 
@@ -63,6 +64,30 @@ export const LAST_SEEN_RESOLUTION_SECONDS = 3600;
 function seenLongAgo(stored: StoredKey, domain: string, now: number): boolean {
   const entry = stored.domains.find((bound) => bound.domain === domain);
   return entry === undefined || now - entry.lastSeen >= LAST_SEEN_RESOLUTION_SECONDS;
+}
+
+/**
+ * What the request log records of a verdict (docs/protocol.md#activity): its outcome (`ok`, `essai`
+ * for ok on a test host, else the refusal's motif), and the product whose activity counts it: the
+ * requested product when the key opens it, else the key's own; none for an unknown key.
+ */
+export function verdictActivity(
+  decision: VerdictDecision,
+  stored: StoredKey | null,
+  produit: Produit | undefined,
+): Pick<RequestLogEntry, 'outcome' | 'produit'> {
+  const outcome = outcomeOf(decision);
+  if (stored === null) return { outcome, produit: null };
+  return { outcome, produit: produit !== undefined && stored.opens.includes(produit) ? produit : stored.produit };
+}
+
+function outcomeOf({ donnees }: VerdictDecision): VerdictOutcome {
+  if (donnees.ok) return donnees.essai ? 'essai' : 'ok';
+  // Always one of core's MOTIFS (decideVerdict); `Donnees` types it as a string only so that
+  // clients accept motifs added later.
+  const motif = MOTIFS.find((candidate) => candidate === donnees.motif);
+  if (motif === undefined) throw new HttpError('internal-error', 'the verdict has no known motif');
+  return motif;
 }
 
 /** Binding is tried at most this often: once, and once more after losing a race. */
@@ -117,7 +142,8 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
   }
 
   const keyId = stored?.id ?? null;
-  await fromStore(() => store.logRequest({ at: now, keyId, host: host.hote, ip: input.ip }));
+  const activity = verdictActivity(decision, stored, produit);
+  await fromStore(() => store.logRequest({ at: now, keyId, host: host.hote, ip: input.ip, ...activity }));
 
   const envelope = signDonnees(decision.donnees, context.signer);
   logger.info({ hint, ok: decision.donnees.ok, motif: decision.donnees.motif, hote: host.hote }, 'verdict');

@@ -1,10 +1,11 @@
 /**
  * The schema, as an ordered list of steps; step N (1-based) is version N of the table
  * `schema_migrations`. A released step is never edited: a change is a new step at the end.
- * The same schema ideas as the SQLite store (docs/protocol.md#key-lifecycle, #privacy, nothing
- * more): products with their author; keys as SHA-256 + hint, never the key; bound domains with
- * position, first and last seen; the request log (time, key, host, client IP; the purge deletes
- * the entries past retention).
+ * The same schema ideas as the SQLite store (docs/protocol.md#key-lifecycle, #privacy, #authors,
+ * #activity, nothing more): products with their author; keys as SHA-256 + hint, never the key;
+ * bound domains with position, first and last seen; the request log (time, key, host, client IP,
+ * outcome; the purge deletes the entries past retention) and its per-day counts; authors and their
+ * tokens as SHA-256, never the token.
  * Times are whole seconds (`bigint`). The tables are those of store-sqlite/src/migrations.ts, on
  * purpose written twice: each in its own SQL dialect.
  */
@@ -229,6 +230,46 @@ export const MIGRATIONS: readonly string[] = [
   -- A daily purge deletes about 1/365 of the log: at the default scale factor (0.2) autovacuum
   -- would wait for some 70 days of deleted rows; at 0.01, a few days.
   ALTER TABLE request_log SET (autovacuum_vacuum_scale_factor = 0.01);
+  `,
+  // 4: authors and their tokens (docs/protocol.md#authors), and each verdict's outcome with the
+  // per-day counts the activity route reads (docs/protocol.md#activity). Adding a column without a
+  // default rewrites nothing: the lines of older builds keep a NULL outcome, and the step takes
+  // milliseconds whatever the size of the log.
+  `
+  ALTER TABLE request_log ADD COLUMN outcome text;
+
+  -- One row per product, UTC day (whole days since the epoch) and outcome, added to in the same
+  -- transaction as the log lines it counts (request-log.ts), so the activity route reads a year of
+  -- a product as at most a few thousand rows of this primary key, never the log itself. No foreign
+  -- key to products: the counts summarise the log, which the purge deletes, not the catalogue.
+  CREATE TABLE activity_days (
+    product_id text NOT NULL,
+    day        integer NOT NULL,
+    outcome    text NOT NULL,
+    count      bigint NOT NULL,
+    PRIMARY KEY (product_id, day, outcome)
+  );
+
+  -- An author owns every product whose author is its id, including products created before it
+  -- (docs/protocol.md#authors): hence no foreign key from products.author.
+  CREATE TABLE authors (
+    id         text PRIMARY KEY,
+    name       text NOT NULL,
+    created_at bigint NOT NULL
+  );
+
+  -- A token is stored as its SHA-256 only (docs/protocol.md#authors); the unique index on the hash
+  -- is the lookup of every request an author token signs.
+  CREATE TABLE author_tokens (
+    id           text PRIMARY KEY,
+    author_id    text NOT NULL REFERENCES authors (id),
+    hash         text NOT NULL UNIQUE CHECK (length(hash) = 64),
+    label        text,
+    created_at   bigint NOT NULL,
+    last_used_at bigint
+  );
+  -- An author's tokens, oldest first (listAuthorTokens).
+  CREATE INDEX author_tokens_author ON author_tokens (author_id, created_at, id);
   `,
 ];
 

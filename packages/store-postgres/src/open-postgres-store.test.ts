@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
 import type { PostgresCluster } from '@licence/pg-cluster';
 import { SchemaVersionError } from '@licence/service';
-import type { Logger, Store } from '@licence/service';
+import type { Logger, RequestLogEntry, Store } from '@licence/service';
 import { storeContract } from '@licence/service/testing';
 import { createPool } from './create-pool.js';
 import { migrate } from './migrate.js';
@@ -58,14 +58,32 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
+interface LogRow {
+  readonly at: number;
+  readonly host: string;
+  readonly ip: string | null;
+  readonly outcome: string | null;
+}
+
 /** The request log as the database holds it (`at` is bigint, which pg hands over as a string). */
-async function storedLog(url: string): Promise<{ at: number; host: string; ip: string | null }[]> {
+async function storedLog(url: string): Promise<LogRow[]> {
   return withClient(url, async (client) =>
     (
-      await client.query<{ at: string; host: string; ip: string | null }>(
-        'SELECT at, host, ip FROM request_log ORDER BY id',
+      await client.query<{ at: string; host: string; ip: string | null; outcome: string | null }>(
+        'SELECT at, host, ip, outcome FROM request_log ORDER BY id',
       )
     ).rows.map((row) => ({ ...row, at: Number(row.at) })),
+  );
+}
+
+/** The activity counts as the database holds them, in key order, `count` as a number. */
+async function storedDays(url: string): Promise<{ product_id: string; day: number; outcome: string; count: number }[]> {
+  return withClient(url, async (client) =>
+    (
+      await client.query<{ product_id: string; day: number; outcome: string; count: string }>(
+        'SELECT product_id, day, outcome, count FROM activity_days ORDER BY 1, 2, 3',
+      )
+    ).rows.map((row) => ({ ...row, count: Number(row.count) })),
   );
 }
 
@@ -131,6 +149,9 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         ).rows.map((r) => r.name),
       );
       expect(tables).toEqual([
+        'activity_days',
+        'author_tokens',
+        'authors',
         'bound_domains',
         'keys',
         'products',
@@ -164,7 +185,14 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const first = await openPostgresStore({ connectionString: url });
       const id = await createdKey(first, 2);
       expect(await first.bindDomain(id, 'exemple.fr', 2, 3)).toBe('bound');
-      await first.logRequest({ at: 3, keyId: id, host: 'exemple.fr', ip: '203.0.113.9' });
+      await first.logRequest({
+        at: 3,
+        keyId: id,
+        host: 'exemple.fr',
+        ip: '203.0.113.9',
+        outcome: 'ok',
+        produit: 'theme',
+      });
       const before = await first.findKeyById(id);
       await first.close();
 
@@ -196,7 +224,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
 
       const logger = recordingLogger();
       const store = await openPostgresStore({ connectionString: url, logger });
-      expect(logger.lines.some((line) => line.includes('"from":2,"to":3'))).toBe(true);
+      expect(logger.lines.some((line) => line.includes(`"from":2,"to":${SCHEMA_VERSION}`))).toBe(true);
       expect(await indexesOf(url, 'request_log')).toEqual(['request_log_at', 'request_log_pkey']);
       const options = await withClient(
         url,
@@ -213,6 +241,66 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       expect(await store.purgeRequestLog(251)).toBe(250);
       expect((await storedLog(url)).map((row) => row.at)).toEqual(Array.from({ length: 50 }, (_, i) => 251 + i));
       await store.close();
+    });
+
+    it('upgrades a database of version 3: products, keys, domains and log lines kept, old lines without an outcome', async () => {
+      // The database as the previous build left it: its three steps, a product, a bound key, traffic.
+      const pool = createPool({ connectionString: url });
+      const client = await pool.connect();
+      let keyId: string;
+      try {
+        expect(await migrate(client, 'previous build', undefined, MIGRATIONS.slice(0, 3))).toBe(0);
+        await client.query("INSERT INTO products (id, author, name, created_at) VALUES ('theme', 'alice', 'Theme', 1)");
+        const key = await client.query<{ id: string }>(
+          "INSERT INTO keys (hash, hint, product_id, kind, sites, created_at) VALUES ($1, 'AB12', 'theme', 'buyer', 2, 2) RETURNING id::text AS id",
+          ['c'.repeat(64)],
+        );
+        keyId = key.rows[0]?.id ?? '';
+        await client.query(
+          "INSERT INTO bound_domains (key_id, domain, position, first_seen, last_seen) VALUES ($1, 'exemple.fr', 0, 3, 4)",
+          [keyId],
+        );
+        await client.query(
+          "INSERT INTO request_log (at, key_id, host, ip) SELECT 86400 + n, $1, 'exemple.fr', '203.0.113.' || (n % 200) FROM generate_series(1, 200) AS n",
+          [keyId],
+        );
+      } finally {
+        client.release();
+        await pool.end();
+      }
+
+      const logger = recordingLogger();
+      const store = await openPostgresStore({ connectionString: url, logger });
+      try {
+        expect(logger.lines.some((line) => line.includes(`"from":3,"to":${SCHEMA_VERSION}`))).toBe(true);
+        expect(await store.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+        expect((await store.findKeyById(keyId))?.domains).toEqual([
+          { domain: 'exemple.fr', firstSeen: 3, lastSeen: 4 },
+        ]);
+        const kept = await storedLog(url);
+        expect(kept).toHaveLength(200);
+        expect(kept.every((row) => row.outcome === null && row.ip !== null)).toBe(true);
+        // The old lines have no outcome, so nothing is made up for them: no counts before the upgrade.
+        expect(await store.activity('theme', 0, 10)).toEqual([]);
+        // The products of the author created later are its own (docs/protocol.md#authors).
+        expect(await store.addAuthor({ id: 'alice', name: 'Alice', createdAt: 5 })).toEqual({
+          result: 'created',
+          id: 'alice',
+        });
+        expect((await store.listProducts('alice')).map((product) => product.id)).toEqual(['theme']);
+        // New lines are logged with their outcome and counted; the purge deletes old and new alike.
+        const entry = { at: 2 * 86400 + 5, keyId, host: 'exemple.fr', ip: '203.0.113.1', produit: 'theme' } as const;
+        await Promise.all([
+          store.logRequest({ ...entry, outcome: 'ok' }),
+          store.logRequest({ ...entry, outcome: 'ok' }),
+        ]);
+        expect(await store.activity('theme', 0, 10)).toEqual([{ day: 2, outcome: 'ok', count: 2 }]);
+        expect((await storedLog(url)).filter((row) => row.outcome === 'ok')).toHaveLength(2);
+        expect(await store.purgeRequestLog(2 * 86400)).toBe(200);
+        expect(await store.activity('theme', 0, 10)).toEqual([{ day: 2, outcome: 'ok', count: 2 }]);
+      } finally {
+        await store.close();
+      }
     });
 
     it("runs a migration step longer than the pool's statement_timeout, and gives the connection its timeout back", async () => {
@@ -453,9 +541,8 @@ describe.skipIf(!available)('PostgreSQL store', () => {
           `keyId: expected a key id of this store, got ${JSON.stringify(bad)}`,
         );
         await expect(store.touchDomain(bad, 'a.fr', 5)).rejects.toThrow(/keyId: expected a key id of this store/);
-        await expect(store.logRequest({ at: 5, keyId: bad, host: 'a.fr', ip: '203.0.113.1' })).rejects.toThrow(
-          /keyId: expected a key id of this store/,
-        );
+        const entry = { at: 5, keyId: bad, host: 'a.fr', ip: '203.0.113.1', outcome: 'ok', produit: 'theme' } as const;
+        await expect(store.logRequest(entry)).rejects.toThrow(/keyId: expected a key id of this store/);
       }
     });
 
@@ -464,7 +551,14 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     });
 
     it('logs an unknown key with a null key id', async () => {
-      await store.logRequest({ at: 7, keyId: null, host: 'b.fr', ip: '198.51.100.4' });
+      await store.logRequest({
+        at: 7,
+        keyId: null,
+        host: 'b.fr',
+        ip: '198.51.100.4',
+        outcome: 'inconnue',
+        produit: null,
+      });
       expect(await store.purgeRequestLog(8)).toBe(1);
     });
 
@@ -536,17 +630,26 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       expect(found[7]?.sites).toBe(1 + (7 % 3));
     });
 
-    it('writes 130 concurrent log entries, and a bad one fails alone, not the entries beside it', async () => {
+    it('writes 130 concurrent log entries, and a bad one fails alone, not the entries beside it, nor counted', async () => {
       const id = await createdKey(store, 1);
-      const entries = Array.from({ length: 130 }, (_, i) => ({
+      const entries: RequestLogEntry[] = Array.from({ length: 130 }, (_, i) => ({
         at: 10 + i,
         keyId: i % 2 === 0 ? id : null,
         host: `h${i}.fr`,
         ip: '203.0.113.7',
+        outcome: i % 2 === 0 ? 'ok' : 'inconnue',
+        produit: i % 2 === 0 ? 'theme' : null,
       }));
       const settled = await Promise.allSettled([
         ...entries.map((entry) => store.logRequest(entry)),
-        store.logRequest({ at: 9, keyId: '424242', host: 'ghost.fr', ip: '203.0.113.8' }),
+        store.logRequest({
+          at: 9,
+          keyId: '424242',
+          host: 'ghost.fr',
+          ip: '203.0.113.8',
+          outcome: 'revocation',
+          produit: 'theme',
+        }),
       ]);
       expect(settled.slice(0, 130).every((result) => result.status === 'fulfilled')).toBe(true);
       const last = settled[130];
@@ -562,6 +665,8 @@ describe.skipIf(!available)('PostgreSQL store', () => {
           ).rows[0],
       );
       expect(rows).toEqual({ n: '130', keyed: '65' });
+      // The failed line's count went with it (one statement); the unknown keys count nowhere.
+      expect(await storedDays(url)).toEqual([{ product_id: 'theme', day: 0, outcome: 'ok', count: 65 }]);
     });
 
     it('moves last seen of many domains at once, forward only, the same domain twice in a batch included', async () => {

@@ -2,6 +2,9 @@ import type pg from 'pg';
 import { describeError, errorMessage } from '@licence/core';
 import { SchemaVersionError } from '@licence/service';
 import type { Logger, Store } from '@licence/service';
+import { activityCounts } from './activity.js';
+import { authorTokens } from './author-tokens.js';
+import { authorRecords } from './authors.js';
 import { createPool, describeDatabase } from './create-pool.js';
 import type { PostgresStoreOptions } from './create-pool.js';
 import { domainBindings } from './domain-bindings.js';
@@ -79,6 +82,9 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
     ...requestLog(query),
     ...requestLogPurge(pool),
     ...productRecords(pool, query),
+    ...activityCounts(query),
+    ...authorRecords(query),
+    ...authorTokens(query),
     ...lifecycle(pool, database, logger),
   };
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Store } from '@licence/service';
+import { utcDay } from '@licence/service';
 
 /** Rows the purge deletes per statement (one short transaction each). */
 export const PURGE_CHUNK = 5000;
@@ -15,6 +16,17 @@ const DELETE_CHUNK =
  * than the purge's cut-off (seconds; the hits are milliseconds) is kept.
  */
 const DELETE_IDLE_WINDOWS = 'DELETE FROM rate_limit_windows WHERE hits[cardinality(hits)] < $1::bigint * 1000';
+
+/**
+ * The activity counts of the days that ended before the cut-off (docs/protocol.md#activity): they
+ * summarise the log, so they go with it. Rows are locked in key order, as logRequest's upsert
+ * locks them, so a late log line of an old day and the purge queue instead of deadlocking. A few
+ * rows per product a day: one statement.
+ */
+const DELETE_OLD_DAYS = `
+  DELETE FROM activity_days WHERE (product_id, day, outcome) IN (
+    SELECT product_id, day, outcome FROM activity_days WHERE day < $1
+     ORDER BY product_id, day, outcome FOR UPDATE)`;
 
 /**
  * docs/protocol.md#privacy: deletes the request-log entries logged before a cut-off, IPs and all.
@@ -38,6 +50,7 @@ export function requestLogPurge(pool: pg.Pool): Pick<Store, 'purgeRequestLog'> {
           break;
         }
       }
+      await pool.query(DELETE_OLD_DAYS, [utcDay(before)]);
       await pool.query(DELETE_IDLE_WINDOWS, [before]);
       return deleted;
     },

@@ -12,13 +12,14 @@ import { openSqliteStore } from './open-sqlite-store.js';
 import { insertedKeyId, themeKey } from '../test/theme-key.js';
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const worker = join(packageDir, 'test', 'bind-worker.mjs');
+const bindWorker = join(packageDir, 'test', 'bind-worker.mjs');
+const logWorker = join(packageDir, 'test', 'log-worker.mjs');
 // The children are plain Node, which cannot run TypeScript: the CURRENT sources are bundled here
 // for them, so the test never runs a stale or missing dist/ and needs no manual build step.
 // Under node_modules, so it is git-ignored and resolves better-sqlite3 like the package does.
 const bundleDir = join(packageDir, 'node_modules', '.cache', 'store-sqlite-cross-process');
 
-type WorkerResult = 'bound' | 'already' | 'full' | `error: ${string}`;
+type WorkerResult = 'bound' | 'already' | 'full' | 'logged' | `error: ${string}`;
 
 interface WorkerMessage {
   readonly ready?: boolean;
@@ -27,7 +28,10 @@ interface WorkerMessage {
 }
 
 /** Forks one worker; `ready` and `done` both fail at once if it dies, so the test never hangs. */
-function start(args: string[]): { child: ChildProcess; ready: Promise<void>; done: Promise<WorkerResult[]> } {
+function start(
+  worker: string,
+  args: string[],
+): { child: ChildProcess; ready: Promise<void>; done: Promise<WorkerResult[]> } {
   const child = fork(worker, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const died = new Promise<never>((_, reject) => {
     child.on('error', reject);
@@ -60,7 +64,7 @@ function start(args: string[]): { child: ChildProcess; ready: Promise<void>; don
   return raced;
 }
 
-describe('bindDomain across processes (docs/protocol.md#verdict: binding is atomic)', () => {
+describe('two processes on one file (docs/protocol.md#verdict: binding is atomic; #activity)', () => {
   let dir: string;
   let bundle: string;
   const children: ChildProcess[] = [];
@@ -97,8 +101,8 @@ describe('bindDomain across processes (docs/protocol.md#verdict: binding is atom
     const keyId = await insertedKeyId(setup, themeKey('f'.repeat(64), { sites: 3 }));
     await setup.close();
 
-    const a = start([bundle, file, keyId, 'a', '50']);
-    const b = start([bundle, file, keyId, 'b', '50']);
+    const a = start(bindWorker, [bundle, file, keyId, 'a', '50']);
+    const b = start(bindWorker, [bundle, file, keyId, 'b', '50']);
     children.push(a.child, b.child);
     await Promise.all([a.ready, b.ready]);
     a.child.send('go');
@@ -117,6 +121,32 @@ describe('bindDomain across processes (docs/protocol.md#verdict: binding is atom
     expect(new Set(key?.domains.map((d) => d.domain)).size).toBe(3);
   }, 60_000);
 
+  it('counts every verdict when two processes log 200 each for the same product and day', async () => {
+    const file = join(dir, 'activity.db');
+    const setup = openSqliteStore({ file });
+    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    const keyId = await insertedKeyId(setup, themeKey('d'.repeat(64)));
+    await setup.close();
+
+    const a = start(logWorker, [bundle, file, keyId, '200']);
+    const b = start(logWorker, [bundle, file, keyId, '200']);
+    children.push(a.child, b.child);
+    await Promise.all([a.ready, b.ready]);
+    a.child.send('go');
+    b.child.send('go');
+    const results = (await Promise.all([a.done, b.done])).flat();
+    expect(results.filter((r) => r !== 'logged')).toEqual([]);
+
+    const check = openSqliteStore({ file });
+    const day = Math.floor(1_790_000_000 / 86400);
+    const counts = await check.activity('theme', day, day);
+    await check.close();
+    expect([...counts].sort((x, y) => x.outcome.localeCompare(y.outcome))).toEqual([
+      { day, outcome: 'essai', count: 100 },
+      { day, outcome: 'ok', count: 300 },
+    ]);
+  }, 60_000);
+
   it('waits for another process holding the write lock (busy_timeout) instead of failing', async () => {
     const file = join(dir, 'locked.db');
     const setup = openSqliteStore({ file });
@@ -126,7 +156,7 @@ describe('bindDomain across processes (docs/protocol.md#verdict: binding is atom
 
     const holder = new Database(file);
     holder.exec('BEGIN IMMEDIATE');
-    const child = start([bundle, file, keyId, 'locked', '1']);
+    const child = start(bindWorker, [bundle, file, keyId, 'locked', '1']);
     children.push(child.child);
     await child.ready;
     child.child.send('go');

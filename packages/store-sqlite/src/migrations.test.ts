@@ -54,6 +54,34 @@ function writeVersionOneFile(file: string): void {
   db.close();
 }
 
+const T2 = 1_790_000_000;
+
+/**
+ * A file as the build of schema version 2 left it: a product of an author who has no record yet
+ * (authors did not exist), a key with a bound domain, and three log lines without outcomes.
+ */
+function writeVersionTwoFile(file: string): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.exec(MIGRATIONS[0] ?? '');
+  db.exec(MIGRATIONS[1] ?? '');
+  db.pragma('user_version = 2');
+  db.prepare("INSERT INTO products (id, author, name, created_at) VALUES ('theme', 'alice', 'Theme', ?)").run(T2);
+  db.prepare(
+    "INSERT INTO keys (id, hash, hint, product_id, kind, sites, created_at) VALUES (7, ?, 'AB12', 'theme', 'buyer', 2, ?)",
+  ).run('a'.repeat(64), T2);
+  db.prepare(
+    "INSERT INTO bound_domains (key_id, domain, position, first_seen, last_seen) VALUES (7, 'a.fr', 0, ?, ?)",
+  ).run(T2, T2 + 60);
+  const log = db.prepare<[number, number | null, string]>(
+    "INSERT INTO request_log (at, key_id, host, ip) VALUES (?, ?, ?, '203.0.113.7')",
+  );
+  log.run(T2, 7, 'a.fr');
+  log.run(T2 + 1, 7, 'b.fr');
+  log.run(T2 + 2, null, 'c.fr');
+  db.close();
+}
+
 function pragma(file: string, name: string): unknown {
   const db = new Database(file, { readonly: true });
   try {
@@ -107,6 +135,10 @@ describe('migrations', () => {
         'keys_product',
         'keys_one_live_dev',
         'request_log_at',
+        'activity_days',
+        'authors',
+        'author_tokens',
+        'author_tokens_author',
       ]),
     );
     // Step 2 replaced the partial index of step 1: the purge walks every entry by time.
@@ -124,12 +156,14 @@ describe('migrations', () => {
     expect(foundInFiles(file, oldIps)).toEqual([]);
     expect(foundInFiles(file, recentIps)).toEqual(recentIps);
     expect(logger.lines.filter((line) => line.includes('rebuilt once (VACUUM)'))).toHaveLength(1);
-    expect(logger.lines.some((line) => line.includes('"from":1,"to":2'))).toBe(true);
+    expect(logger.lines.some((line) => line.includes(`"from":1,"to":${SCHEMA_VERSION}`))).toBe(true);
     expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);
     expect(schemaNames(file)).toContain('request_log_at');
     expect(schemaNames(file)).not.toContain('request_log_ip_at');
     // Every entry is kept by the upgrade; the next purge deletes those past retention.
     expect(readRequestLog(file)).toHaveLength(320);
+    // Logged before step 3: no outcome was recorded.
+    expect(readRequestLog(file).every((row) => row.outcome === null)).toBe(true);
     expect(await store.purgeRequestLog(1_760_000_000)).toBe(300);
     expect(readRequestLog(file).map((row) => row.ip)).toEqual(recentIps);
     await store.close();
@@ -138,6 +172,65 @@ describe('migrations', () => {
     const again = recordingLogger();
     await openSqliteStore({ file, logger: again }).close();
     expect(again.lines.some((line) => line.includes('VACUUM') || line.includes('migrated'))).toBe(false);
+  });
+
+  it('upgrades a file of version 2 to 3 in place, keeping every row; counts start from the upgrade', async () => {
+    writeVersionTwoFile(file);
+    const logger = recordingLogger();
+    const store = openSqliteStore({ file, logger });
+    expect(pragma(file, 'user_version')).toBe(3);
+    expect(logger.lines.some((line) => line.includes('"from":2,"to":3'))).toBe(true);
+    expect(logger.lines.some((line) => line.includes('VACUUM'))).toBe(false);
+
+    expect(await store.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T2 });
+    expect(await store.findKeyById('7')).toMatchObject({
+      hash: 'a'.repeat(64),
+      status: 'active',
+      domains: [{ domain: 'a.fr', firstSeen: T2, lastSeen: T2 + 60 }],
+    });
+    expect(readRequestLog(file).map(({ host, outcome }) => ({ host, outcome }))).toEqual([
+      { host: 'a.fr', outcome: null },
+      { host: 'b.fr', outcome: null },
+      { host: 'c.fr', outcome: null },
+    ]);
+    // Lines logged before the upgrade are not counted after the fact (their outcome is unknown).
+    const day = Math.floor(T2 / 86400);
+    expect(await store.activity('theme', day - 365, day)).toEqual([]);
+    await store.logRequest({
+      at: T2 + 3,
+      keyId: '7',
+      host: 'a.fr',
+      ip: '203.0.113.7',
+      outcome: 'ok',
+      produit: 'theme',
+    });
+    expect(await store.activity('theme', day, day)).toEqual([{ day, outcome: 'ok', count: 1 }]);
+
+    // The product made before authors existed belongs to the author made later with its id.
+    expect(await store.listProducts('alice')).toHaveLength(1);
+    expect(await store.addAuthor({ id: 'alice', name: 'Alice', createdAt: T2 + 10 })).toEqual({
+      result: 'created',
+      id: 'alice',
+    });
+    expect((await store.listProducts('alice')).map((product) => product.id)).toEqual(['theme']);
+    // And the purge still walks the log by time, old lines included.
+    expect(await store.purgeRequestLog(T2 + 2)).toBe(2);
+    await store.close();
+  });
+
+  it('keeps author tokens as SHA-256 hex of known authors (step 3 constraints)', async () => {
+    await openSqliteStore({ file }).close();
+    const db = new Database(file);
+    db.pragma('foreign_keys = ON');
+    db.prepare("INSERT INTO authors (id, name, created_at) VALUES ('alice', 'Alice', 1)").run();
+    const insert = db.prepare<[string, string, string]>(
+      'INSERT INTO author_tokens (id, author_id, hash, created_at) VALUES (?, ?, ?, 1)',
+    );
+    expect(() => insert.run('tok_1', 'alice', 'short')).toThrow(/CHECK constraint failed/);
+    expect(() => insert.run('tok_2', 'nobody', 'b'.repeat(64))).toThrow(/FOREIGN KEY/);
+    insert.run('tok_3', 'alice', 'c'.repeat(64));
+    expect(() => insert.run('tok_4', 'alice', 'c'.repeat(64))).toThrow(/UNIQUE constraint failed: author_tokens.hash/);
+    db.close();
   });
 
   it('does not rebuild a fresh file', async () => {

@@ -12,8 +12,10 @@ import { truncateWal } from './wal-truncate.js';
  *   `author` equals its own product's (docs/protocol.md#key-lifecycle);
  * - keys: SHA-256 of the normalised key (hex) and its last four characters, never the key;
  * - bound domains: the registrable domain, its binding position, first and last seen;
- * - the request log: time, key (null when unknown), host, client IP; the purge deletes the
- *   entries past retention.
+ * - the request log: time, key (null when unknown), host, client IP, the verdict's outcome; the
+ *   purge deletes the entries past retention;
+ * - activity_days: verdicts per product, UTC day and outcome (docs/protocol.md#activity);
+ * - authors and their tokens: SHA-256 of each token, never the token (docs/protocol.md#authors).
  *
  * The same tables as store-postgres/src/migrations.ts, on purpose written twice: each in its own
  * SQL dialect (types, identities, WITHOUT ROWID).
@@ -78,6 +80,42 @@ export const MIGRATIONS: readonly string[] = [
   `
   DROP INDEX request_log_ip_at;
   CREATE INDEX request_log_at ON request_log (at);
+  `,
+  // 3: authors and their tokens (docs/protocol.md#authors), and activity
+  // (docs/protocol.md#activity): each log line records its verdict's outcome (NULL for the lines
+  // logged before), and activity_days counts a product's verdicts per UTC day and outcome in the
+  // write that logs them, so the console's activity is a read of at most 366 days x outcomes rows,
+  // never a scan of the log. activity_days has no foreign key: it only summarises the log. A
+  // product's author stays a plain id, joined by value: products made before their author keep
+  // theirs, and the author made later owns them.
+  `
+  ALTER TABLE request_log ADD COLUMN outcome TEXT;
+
+  CREATE TABLE activity_days (
+    product_id TEXT NOT NULL,
+    day        INTEGER NOT NULL,
+    outcome    TEXT NOT NULL,
+    count      INTEGER NOT NULL,
+    PRIMARY KEY (product_id, day, outcome)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE authors (
+    id         TEXT PRIMARY KEY NOT NULL,
+    name       TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE author_tokens (
+    id           TEXT PRIMARY KEY NOT NULL,
+    author_id    TEXT NOT NULL REFERENCES authors (id),
+    -- SHA-256 of the token (hex), never the token.
+    hash         TEXT NOT NULL UNIQUE CHECK (length(hash) = 64),
+    label        TEXT,
+    created_at   INTEGER NOT NULL,
+    last_used_at INTEGER
+  );
+  -- An author's tokens, oldest first (GET /admin/authors/:id/tokens).
+  CREATE INDEX author_tokens_author ON author_tokens (author_id, created_at, id);
   `,
 ];
 

@@ -55,7 +55,7 @@ describe('openSqliteStore', () => {
     await first.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
     const keyId = await insertedKeyId(first, themeKey(hash, { sites: 2, createdAt: 2 }));
     expect(await first.bindDomain(keyId, 'exemple.fr', 2, 3)).toBe('bound');
-    await first.logRequest({ at: 3, keyId, host: 'exemple.fr', ip: '203.0.113.9' });
+    await first.logRequest({ at: 3, keyId, host: 'exemple.fr', ip: '203.0.113.9', outcome: 'ok', produit: 'theme' });
     const before = await first.findKeyByHash(hash);
     await first.close();
 
@@ -87,7 +87,9 @@ describe('openSqliteStore', () => {
     await expect(store.bindDomain('abc', 'a.fr', 1, 1)).rejects.toThrow(
       'keyId: expected a key id of this store, got "abc"',
     );
-    await expect(store.logRequest({ at: 1, keyId: '1.5', host: 'a.fr', ip: '::1' })).rejects.toThrow(/keyId/);
+    await expect(
+      store.logRequest({ at: 1, keyId: '1.5', host: 'a.fr', ip: '::1', outcome: 'ok', produit: 'theme' }),
+    ).rejects.toThrow(/keyId/);
     // A well-formed id of no key is refused by the foreign key (foreign_keys = ON).
     await expect(store.bindDomain('999', 'a.fr', 1, 1)).rejects.toThrow(/FOREIGN KEY/);
     await store.close();

@@ -1,5 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Logger, Store } from '@licence/service';
+import { activityDays, activityReads } from './activity.js';
+import { authorTokens } from './author-tokens.js';
+import { authorRecords } from './authors.js';
 import { boundDomainStatements, domainBindings } from './bound-domains.js';
 import { keyReads } from './key-reads.js';
 import { keyWrites } from './key-writes.js';
@@ -57,13 +60,17 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const db = openDatabase(file, logger);
   const writes = createWriteBatcher(db);
   const domains = boundDomainStatements(db);
+  const days = activityDays(db);
   return {
     ...keyReads(db, domains),
     ...keyWrites(db, domains),
     ...domainBindings(domains, writes),
-    ...requestLog(db, writes),
-    ...requestLogPurge(db, file, logger),
+    ...requestLog(db, writes, days),
+    ...requestLogPurge(db, days, file, logger),
+    ...activityReads(db),
     ...productRecords(db),
+    ...authorRecords(db),
+    ...authorTokens(db),
     ...lifecycle(db, writes, file, logger),
   };
 }

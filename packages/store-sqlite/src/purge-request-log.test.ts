@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger, Store } from '@licence/service';
+import { activityDays } from './activity.js';
 import { openDatabase } from './open-database.js';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { PURGE_CHUNK, requestLogPurge } from './purge-request-log.js';
@@ -33,10 +34,24 @@ const oldHosts = oldIps.map((_, i) => `ancien-${1000 + i}.boutique.fr`);
 /** The entries as the server logs them: one verdict at a time, each through the group commit. */
 async function logTraffic(store: Store): Promise<void> {
   for (const [i, ip] of oldIps.entries()) {
-    await store.logRequest({ at: OLD + i, keyId: null, host: oldHosts[i] ?? '', ip });
+    await store.logRequest({
+      at: OLD + i,
+      keyId: null,
+      host: oldHosts[i] ?? '',
+      ip,
+      outcome: 'inconnue',
+      produit: null,
+    });
   }
   for (const [i, ip] of recentIps.entries()) {
-    await store.logRequest({ at: RECENT + i, keyId: null, host: `recent-${i}.boutique.fr`, ip });
+    await store.logRequest({
+      at: RECENT + i,
+      keyId: null,
+      host: `recent-${i}.boutique.fr`,
+      ip,
+      outcome: 'inconnue',
+      produit: null,
+    });
   }
 }
 
@@ -50,7 +65,7 @@ describe('requestLogPurge (docs/protocol.md#privacy)', () => {
     db.transaction(() => {
       for (let i = 0; i < total + 3; i += 1) insert.run(i < total ? 100 : 200);
     })();
-    const { purgeRequestLog } = requestLogPurge(db, ':memory:', undefined);
+    const { purgeRequestLog } = requestLogPurge(db, activityDays(db), ':memory:', undefined);
     expect(await purgeRequestLog(150)).toBe(total);
     expect(await purgeRequestLog(150)).toBe(0);
     expect(db.prepare('SELECT count(*) AS n FROM request_log').get()).toEqual({ n: 3 });

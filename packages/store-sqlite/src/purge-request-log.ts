@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Logger, Store } from '@licence/service';
+import { utcDay } from '@licence/service';
+import type { ActivityDays } from './activity.js';
 import { truncateWal } from './wal-truncate.js';
 
 /** Rows the purge deletes per statement (one short write lock each). */
@@ -17,9 +19,14 @@ export const PURGE_CHUNK = 5000;
  * each DELETE frees in the file, and the WAL, which still holds the pages as they were before, is
  * then truncated (wal-truncate.ts). That runs after every purge, deletions or not, so a WAL that
  * another process kept from truncating once is truncated the next day.
+ *
+ * The per-day activity counts of the days that ended before the cut go too (ports.ts,
+ * docs/protocol.md#activity): they summarise the log. The day the cut falls in keeps its counts
+ * whole until the next purge.
  */
 export function requestLogPurge(
   db: Database.Database,
+  days: ActivityDays,
   file: string,
   logger: Logger | undefined,
 ): Pick<Store, 'purgeRequestLog'> {
@@ -38,6 +45,7 @@ export function requestLogPurge(
         }
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      days.purgeBefore(utcDay(before));
       truncateWal(db, file, logger);
       return deleted;
     },

@@ -1,5 +1,5 @@
 import { storedKeyKind, storedKeyStatus } from '@licence/service';
-import type { BoundDomain, ProductRecord, StoredKey } from '@licence/service';
+import type { AuthorRecord, AuthorTokenRecord, BoundDomain, ProductRecord, StoredKey } from '@licence/service';
 import { formatRowId } from './row-id.js';
 
 /**
@@ -32,6 +32,35 @@ export interface ProductRow {
   readonly author: string;
   readonly name: string;
   readonly created_at: number;
+}
+
+export interface AuthorRow {
+  readonly id: string;
+  readonly name: string;
+  readonly created_at: number;
+}
+
+/** An `author_tokens` row as listed: never its hash. */
+export interface AuthorTokenRow {
+  readonly id: string;
+  readonly author_id: string;
+  readonly label: string | null;
+  readonly created_at: number;
+  readonly last_used_at: number | null;
+}
+
+export function toAuthorRecord(row: AuthorRow): AuthorRecord {
+  return { id: row.id, name: row.name, createdAt: row.created_at };
+}
+
+export function toAuthorTokenRecord(row: AuthorTokenRow): AuthorTokenRecord {
+  return {
+    id: row.id,
+    authorId: row.author_id,
+    label: row.label,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
 }
 
 export function toBoundDomain(row: DomainRow): BoundDomain {

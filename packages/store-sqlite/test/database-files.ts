@@ -6,7 +6,7 @@ import type { StoredLogRow } from '@licence/service/testing';
 export function readRequestLog(file: string): StoredLogRow[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare<[], StoredLogRow>('SELECT at, host, ip FROM request_log ORDER BY id').all();
+    return db.prepare<[], StoredLogRow>('SELECT at, host, ip, outcome FROM request_log ORDER BY id').all();
   } finally {
     db.close();
   }

@@ -1,16 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewKey, ProductRecord, RequestLogEntry, Store } from '../ports.js';
+import type { NewKey, RequestLogEntry, Store } from '../ports.js';
+import { activityContract } from './contract-activity.js';
+import { authorsContract } from './contract-authors.js';
+import { product, T0 } from './contract-context.js';
+import type { ContractContext, StoredLogRow } from './contract-context.js';
 
-/**
- * A request-log entry as the storage itself holds it. The port has no read of the log (the service
- * only ever writes and purges it), so each store's test reads its own tables to show the contract
- * that the purge really deletes rows, not only a field of them (docs/protocol.md#privacy).
- */
-export interface StoredLogRow {
-  readonly at: number;
-  readonly host: string;
-  readonly ip: string | null;
-}
+export type { StoredLogRow } from './contract-context.js';
 
 /** What `open` gives every test of the contract. */
 export interface OpenedStore {
@@ -23,12 +18,13 @@ export interface OpenedStore {
 
 /**
  * The behaviour every Store must have (ports.ts, docs/protocol.md#verdict, #key-lifecycle,
- * #privacy), written against the port only, so one suite checks the SQLite store and the PostgreSQL
- * one alike.
+ * #privacy, #authors, #activity), written against the port only, so one suite checks the SQLite
+ * store and the PostgreSQL one alike.
  *
  * `open` gives a store on EMPTY, fresh storage for every test, a `cleanup` that releases it, and
- * `loggedRows`, the request log as the storage holds it (the one read around the port). One test
- * closes the store itself, so `cleanup` must accept a store that is already closed.
+ * `loggedRows`, the request log as the storage holds it (the one read around the port), outcome
+ * included. One test closes the store itself, so `cleanup` must accept a store that is already
+ * closed.
  *
  * ```ts
  * storeContract('sqlite', async () => {
@@ -49,8 +45,6 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     let cleanup: (() => Promise<void>) | undefined;
     let loggedRows: () => Promise<readonly StoredLogRow[]>;
     let hashes = 0;
-
-    const T0 = 1_790_000_000; // 2026-09-21, seconds (ports.ts: every time is in seconds)
 
     beforeEach(async () => {
       const opened = await open();
@@ -81,10 +75,6 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         createdAt: T0,
         ...fields,
       };
-    }
-
-    function product(id: string, author = 'alice', createdAt = T0): ProductRecord {
-      return { id, author, name: `Product ${id}`, createdAt };
     }
 
     async function created(key: NewKey, domains?: readonly string[]): Promise<string> {
@@ -460,7 +450,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
 
     describe('request log and purge (docs/protocol.md#privacy)', () => {
       /** The stored log, oldest first, as `{at, host, ip}`. */
-      async function stored(): Promise<StoredLogRow[]> {
+      async function stored(): Promise<Pick<StoredLogRow, 'at' | 'host' | 'ip'>[]> {
         const rows = (await loggedRows()).map(({ at, host, ip }) => ({ at, host, ip }));
         return rows.sort((a, b) => a.at - b.at || a.host.localeCompare(b.host));
       }
@@ -470,10 +460,10 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         const keyId = await created(newKey({ sites: 1 }));
         await store.bindDomain(keyId, 'a.fr', 1, T0);
         const entries: RequestLogEntry[] = [
-          { at: T0 - 400, keyId, host: 'a.fr', ip: '203.0.113.7' },
-          { at: T0 - 300, keyId: null, host: 'b.fr', ip: '2001:db8::1' },
-          { at: T0 - 100, keyId, host: 'shop.a.fr', ip: '198.51.100.2' },
-          { at: T0, keyId, host: 'a.fr', ip: '203.0.113.7' },
+          { at: T0 - 400, keyId, host: 'a.fr', ip: '203.0.113.7', outcome: 'ok', produit: 'theme' },
+          { at: T0 - 300, keyId: null, host: 'b.fr', ip: '2001:db8::1', outcome: 'inconnue', produit: null },
+          { at: T0 - 100, keyId, host: 'shop.a.fr', ip: '198.51.100.2', outcome: 'autre_domaine', produit: 'theme' },
+          { at: T0, keyId, host: 'a.fr', ip: '203.0.113.7', outcome: 'ok', produit: 'theme' },
         ];
         for (const entry of entries) {
           await store.logRequest(entry);
@@ -498,10 +488,31 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       });
 
       it('logs again after a purge, and a later purge counts only the new entries', async () => {
-        await store.logRequest({ at: T0 - 10, keyId: null, host: 'a.fr', ip: '203.0.113.1' });
+        await store.logRequest({
+          at: T0 - 10,
+          keyId: null,
+          host: 'a.fr',
+          ip: '203.0.113.1',
+          outcome: 'inconnue',
+          produit: null,
+        });
         expect(await store.purgeRequestLog(T0)).toBe(1);
-        await store.logRequest({ at: T0 + 10, keyId: null, host: 'b.fr', ip: '203.0.113.2' });
-        await store.logRequest({ at: T0 + 20, keyId: null, host: 'c.fr', ip: '203.0.113.3' });
+        await store.logRequest({
+          at: T0 + 10,
+          keyId: null,
+          host: 'b.fr',
+          ip: '203.0.113.2',
+          outcome: 'inconnue',
+          produit: null,
+        });
+        await store.logRequest({
+          at: T0 + 20,
+          keyId: null,
+          host: 'c.fr',
+          ip: '203.0.113.3',
+          outcome: 'inconnue',
+          produit: null,
+        });
         expect(await stored()).toEqual([
           { at: T0 + 10, host: 'b.fr', ip: '203.0.113.2' },
           { at: T0 + 20, host: 'c.fr', ip: '203.0.113.3' },
@@ -515,6 +526,10 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         expect(await stored()).toEqual([]);
       });
     });
+
+    const context: ContractContext = { store: () => store, loggedRows: () => loggedRows() };
+    activityContract(context);
+    authorsContract(context);
 
     describe('ping and close', () => {
       it('pings an open store, and rejects (never throws synchronously) once it is closed', async () => {

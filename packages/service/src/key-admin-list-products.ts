@@ -1,0 +1,25 @@
+import { fromStore } from './key-admin-keys.js';
+import { installationCount } from './key-admin-products.js';
+import { type AdminContext, authorFilter } from './key-admin-scope.js';
+import type { ProductSummary } from './key-admin-types.js';
+
+/**
+ * `GET /admin/products` (docs/protocol.md#administration): the products the principal reaches, by
+ * id, each with its installation count (the rule of `installations`). One store read per product,
+ * one after the other: an author has a handful, and a pool is not flooded for the operator's list.
+ */
+export async function listProducts(context: AdminContext): Promise<{ readonly products: readonly ProductSummary[] }> {
+  const { store } = context;
+  const records = await fromStore(() => store.listProducts(authorFilter(context.principal)));
+  const products: ProductSummary[] = [];
+  for (const product of records) {
+    const rows = await fromStore(() => store.installations(product.id));
+    products.push({
+      id: product.id,
+      author: product.author,
+      name: product.name,
+      installations: installationCount(rows),
+    });
+  }
+  return { products };
+}

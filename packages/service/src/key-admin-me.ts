@@ -1,0 +1,18 @@
+import { adminError } from './admin-errors.js';
+import { authorView } from './key-admin-author-views.js';
+import { fromStore } from './key-admin-keys.js';
+import type { AdminContext } from './key-admin-scope.js';
+import type { MeView } from './key-admin-types.js';
+
+/**
+ * `GET /admin/me` (docs/protocol.md#authors): who the token is, so that the console shows what it
+ * may do. An author token's author is kept while it has tokens; `AUTHOR_NOT_FOUND` only if a store
+ * lost it.
+ */
+export async function me(context: AdminContext): Promise<MeView> {
+  const { principal } = context;
+  if (principal.role === 'operator') return { role: 'operator' };
+  const author = await fromStore(() => context.store.getAuthor(principal.author));
+  if (author === null) throw adminError('AUTHOR_NOT_FOUND', principal.author);
+  return { role: 'author', author: authorView(author) };
+}
