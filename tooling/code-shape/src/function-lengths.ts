@@ -55,7 +55,13 @@ function functionName(node: FunctionWithBody, source: ts.SourceFile): string {
  * accessors, constructors), nested ones included: a long callback inside a short function counts.
  */
 export function functionLengths(file: string, text: string): FunctionLength[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: FunctionLength[] = [];
   const visit = (node: ts.Node): void => {
     if (isFunctionWithBody(node)) {

@@ -8,7 +8,9 @@ describe('isCoveredSource', () => {
   it.each([
     ['packages/core/src/parse-host.ts', true],
     ['apps/koa-server/src/deep/inner.ts', true],
+    ['packages/console/src/components/app.tsx', true],
     ['packages/core/src/parse-host.test.ts', false],
+    ['packages/console/src/components/app.test.tsx', false],
     ['packages/service/src/testing/store-contract.ts', false],
     ['packages/vectors/src/types.d.ts', false],
     ['packages/vectors/src/data.json', false],

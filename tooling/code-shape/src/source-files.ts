@@ -10,12 +10,13 @@ const GROUPS = ['packages', 'apps'];
  * runs, whose `describe` blocks are as long as the contract. Declaration files hold no functions.
  */
 export function isCoveredSource(path: string): boolean {
+  // .tsx too: the console's components (packages/console) are source like any other.
   return (
-    path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.endsWith('.d.ts') && !path.includes('/src/testing/')
+    /\.tsx?$/.test(path) && !/\.test\.tsx?$/.test(path) && !path.endsWith('.d.ts') && !path.includes('/src/testing/')
   );
 }
 
-/** The covered `.ts` files of packages/*\/src and apps/*\/src under `root`, as `/`-separated paths from it, sorted. */
+/** The covered `.ts` and `.tsx` files of packages/*\/src and apps/*\/src under `root`, as `/`-separated paths from it, sorted. */
 export function sourceFiles(root: string): string[] {
   const files: string[] = [];
   for (const group of GROUPS) {

@@ -1,0 +1,50 @@
+import { useEffect, useId, useRef } from 'preact/hooks';
+import { copyText } from '../clipboard.js';
+import { useApp } from './app-context.js';
+
+/**
+ * A new key or token, shown this once (docs/protocol.md#key-lifecycle: it is stored hashed and
+ * cannot be shown again): a read-only field, a Copy button, and the warning. It takes the focus
+ * when it appears, its text selected. It lives in component state only and goes with "Done".
+ */
+export function ShownOnce(props: { readonly label: string; readonly value: string; readonly onDone: () => void }) {
+  const { t, succeed } = useApp();
+  const id = useId();
+  const field = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    field.current?.focus();
+    field.current?.select();
+  }, []);
+  const copy = async () => {
+    const how = await copyText(props.value, field.current);
+    succeed(how === 'copied' ? t('once.copied') : t('once.selected'));
+  };
+  return (
+    <div class="once">
+      <label for={id} class="once-label">
+        {props.label}
+      </label>
+      <p class="once-warning" id={`${id}-warning`}>
+        {t('once.warning')}
+      </p>
+      <textarea
+        id={id}
+        ref={field}
+        class="secret"
+        readOnly
+        rows={2}
+        spellcheck={false}
+        aria-describedby={`${id}-warning`}
+        value={props.value}
+      />
+      <div class="actions">
+        <button type="button" onClick={copy}>
+          {t('once.copy')}
+        </button>
+        <button type="button" class="secondary" onClick={props.onDone}>
+          {t('once.done')}
+        </button>
+      </div>
+    </div>
+  );
+}
