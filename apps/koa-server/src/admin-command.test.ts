@@ -48,6 +48,30 @@ describe('runAdminAction', () => {
     expect(await run(keyAdmin, ['purge'])).toEqual({ erased: 0 });
   });
 
+  it('runs the author commands as the operator (docs/protocol.md#authors)', async () => {
+    const keyAdmin = admin();
+    expect(await run(keyAdmin, ['author', 'add', 'alice', '--name', 'Alice'])).toEqual({
+      id: 'alice',
+      name: 'Alice',
+      created: expect.any(String),
+    });
+    const made = await run(keyAdmin, ['author', 'token', 'alice', '--label', 'laptop']);
+    expect(made).toEqual({ id: expect.any(String), token: expect.stringMatching(/^lat_[A-Za-z0-9_-]{43}$/) });
+    expect(await run(keyAdmin, ['author', 'tokens', 'alice'])).toEqual({
+      tokens: [{ id: made.id, label: 'laptop', created: expect.any(String), lastUsed: null }],
+    });
+    expect(await run(keyAdmin, ['author', 'revoke-token', 'alice', String(made.id)])).toEqual({
+      author: 'alice',
+      id: made.id,
+      revoked: true,
+    });
+    expect(await run(keyAdmin, ['author', 'tokens', 'alice'])).toEqual({ tokens: [] });
+    const again: unknown = await run(keyAdmin, ['author', 'revoke-token', 'alice', String(made.id)]).catch(
+      (e: unknown) => e,
+    );
+    expect(isAdminError(again) && again.errorClass).toBe('not-found');
+  });
+
   it('lets the service refuse: an AdminError with its class and message, no HTTP status', async () => {
     const keyAdmin = admin();
     const error: unknown = await run(keyAdmin, ['key', 'issue', '--produit', 'nothing', '--kind', 'buyer']).catch(

@@ -7,7 +7,8 @@ import type { AdminAction } from './cli-args.js';
  * very operations the admin HTTP API is a thin layer over (docs/protocol.md#administration): both
  * share every rule (the conflicts, the field checks, their messages) and cannot drift apart. The
  * arguments go in as typed values; an `AdminError` (invalid, not found, conflict, store
- * unavailable) propagates to the caller. The answer is the admin API's JSON body.
+ * unavailable) propagates to the caller. The answer is the admin API's JSON body (for
+ * `author revoke-token`, whose HTTP answer is an empty 204, what was revoked).
  */
 export function runAdminAction(admin: KeyAdmin, action: AdminAction): Promise<unknown> {
   switch (action.name) {
@@ -27,7 +28,25 @@ export function runAdminAction(admin: KeyAdmin, action: AdminAction): Promise<un
       return admin.installations(action.produit);
     case 'purge':
       return admin.purge();
+    case 'author add':
+      return admin.addAuthor({ id: action.id, name: action.authorName });
+    case 'author token':
+      return admin.createAuthorToken(action.id, { label: action.label });
+    case 'author tokens':
+      return admin.listAuthorTokens(action.id);
+    case 'author revoke-token':
+      return revokeAuthorToken(admin, action.id, action.tokenId);
     default:
       return assertNever(action);
   }
+}
+
+/** DELETE /admin/authors/:id/tokens/:tokenId answers 204 and no body; the CLI says what it revoked. */
+async function revokeAuthorToken(
+  admin: KeyAdmin,
+  author: string,
+  tokenId: string,
+): Promise<{ readonly author: string; readonly id: string; readonly revoked: true }> {
+  await admin.revokeAuthorToken(author, tokenId);
+  return { author, id: tokenId, revoked: true };
 }

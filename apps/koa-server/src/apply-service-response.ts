@@ -16,4 +16,7 @@ export function applyServiceResponse(ctx: Context, response: ServiceResponse): v
   ctx.body = response.body;
   // Koa types a string body text/plain when no type is set; an empty answer (405) has none.
   if (!hasType) ctx.remove('Content-Type');
+  // The service answers HEAD (the console's files, docs/protocol.md#console) without the content:
+  // its length is unknown here, not 0, so none is sent (RFC 9110 9.3.2 lets a HEAD answer omit it).
+  if (ctx.method === 'HEAD' && response.body === '') ctx.remove('Content-Length');
 }

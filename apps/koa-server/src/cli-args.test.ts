@@ -98,6 +98,13 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     [['key', 'frobnicate'], 'unknown command "key frobnicate"'],
     [['key', 'show'], 'key show: expected <cle>, got 0'],
     [['purge', 'extra'], 'purge: expected no argument, got 1'],
+    [['author', 'add', 'alice'], 'author add: --name is required (usage: pnpm licence author add <id> --name <name>'],
+    [['author', 'add', '--name', 'Alice'], 'author add: expected <id>, got 0'],
+    [['author', 'token'], 'author token: expected <id>, got 0'],
+    [['author', 'token', 'alice', '--label'], "author token: Option '--label <value>' argument missing"],
+    [['author', 'tokens', 'alice', 'bob'], 'author tokens: expected <id>, got 2'],
+    [['author', 'revoke-token', 'alice'], 'author revoke-token: expected <id> <tokenId>, got 1'],
+    [['author', 'remove', 'alice'], 'unknown command "author remove"'],
   ])('%j is a usage error', (argv, start) => {
     const command = parseCliArgs(argv);
     expect(command.kind).toBe('usage');
@@ -140,6 +147,44 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     expect(parseCliArgs(['purge'])).toEqual({ kind: 'admin', json: false, action: { name: 'purge' } });
   });
 
+  it('author add, token, tokens and revoke-token (docs/protocol.md#authors)', () => {
+    expect(parseCliArgs(['author', 'add', 'alice', '--name', 'Alice Martin', '--json'])).toEqual({
+      kind: 'admin',
+      json: true,
+      action: { name: 'author add', id: 'alice', authorName: 'Alice Martin' },
+    });
+    expect(parseCliArgs(['author', 'token', 'alice'])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'author token', id: 'alice' },
+    });
+    expect(parseCliArgs(['author', 'token', 'alice', '--label', 'laptop', '--json'])).toEqual({
+      kind: 'admin',
+      json: true,
+      action: { name: 'author token', id: 'alice', label: 'laptop' },
+    });
+    expect(parseCliArgs(['author', 'tokens', 'alice'])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'author tokens', id: 'alice' },
+    });
+    expect(parseCliArgs(['author', 'revoke-token', 'alice', 'tok_123', '--json'])).toEqual({
+      kind: 'admin',
+      json: true,
+      action: { name: 'author revoke-token', id: 'alice', tokenId: 'tok_123' },
+    });
+    const group = parseCliArgs(['author']);
+    expect(group.kind === 'help' && group.text).toBe(
+      'Usage:\n' +
+        '  pnpm licence author add <id> --name <name> [--json]\n' +
+        '  pnpm licence author token <id> [--label <label>] [--json]  (the token is printed this once)\n' +
+        '  pnpm licence author tokens <id> [--json]\n' +
+        '  pnpm licence author revoke-token <id> <tokenId> [--json]\n',
+    );
+    const help = parseCliArgs(['--help']);
+    expect(help.kind === 'help' && help.text).toContain('licence author revoke-token <id> <tokenId>');
+  });
+
   // A name that is no command must never fall through to one, least of all to purge, which erases
   // stored IP addresses (docs/protocol.md#privacy): names inherited from Object.prototype included.
   it.each([
@@ -154,6 +199,8 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     [['key', 'purge']],
     [['key', 'toString']],
     [['product', '__proto__']],
+    [['author', 'purge']],
+    [['author', 'constructor']],
   ])('%j is an unknown command, never purge', (argv) => {
     const command = parseCliArgs(argv);
     expect(command).toEqual({

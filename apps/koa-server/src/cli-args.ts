@@ -35,7 +35,11 @@ export type AdminAction =
   | { readonly name: 'key transfer'; readonly cle: string; readonly from?: string; readonly to?: string }
   | { readonly name: 'key revoke'; readonly cle: string; readonly reason?: string }
   | { readonly name: 'installations'; readonly produit: string }
-  | { readonly name: 'purge' };
+  | { readonly name: 'purge' }
+  | { readonly name: 'author add'; readonly id: string; readonly authorName: string }
+  | { readonly name: 'author token'; readonly id: string; readonly label?: string }
+  | { readonly name: 'author tokens'; readonly id: string }
+  | { readonly name: 'author revoke-token'; readonly id: string; readonly tokenId: string };
 
 export type CliCommand =
   | { readonly kind: 'serve' }
@@ -95,6 +99,14 @@ function dispatch(name: CommandName, args: Args): CliCommand {
       return admin({ name, produit: args.positional(0) }, args.json);
     case 'purge':
       return admin({ name }, args.json);
+    case 'author add':
+      return authorAdd(args);
+    case 'author token':
+      return authorToken(args);
+    case 'author tokens':
+      return admin({ name, id: args.positional(0) }, args.json);
+    case 'author revoke-token':
+      return admin({ name, id: args.positional(0), tokenId: args.positional(1) }, args.json);
     default:
       return assertNever(name);
   }
@@ -150,6 +162,17 @@ function productAdd(args: Args): CliCommand {
     return usage(`product add: --author and --name are required (usage: ${args.spec.usage})`);
   }
   return admin({ name: 'product add', id: args.positional(0), author, productName }, args.json);
+}
+
+function authorAdd(args: Args): CliCommand {
+  const authorName = args.option('name');
+  if (authorName === undefined) return usage(`author add: --name is required (usage: ${args.spec.usage})`);
+  return admin({ name: 'author add', id: args.positional(0), authorName }, args.json);
+}
+
+function authorToken(args: Args): CliCommand {
+  const label = args.option('label');
+  return admin({ name: 'author token', id: args.positional(0), ...(label === undefined ? {} : { label }) }, args.json);
 }
 
 /**

@@ -26,6 +26,10 @@ Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of 
   ${COMMAND} key revoke <cle> [--reason <text>]
   ${COMMAND} installations <produit>
   ${COMMAND} purge                                   delete request-log entries (and IPs) older than 12 months
+  ${COMMAND} author add <id> --name <n>
+  ${COMMAND} author token <id> [--label <l>]         a new author token, printed this once
+  ${COMMAND} author tokens <id>                      the author's tokens: id, label, created, last used
+  ${COMMAND} author revoke-token <id> <tokenId>
 
 Options:
   --json        print the result as JSON (every command that prints data)
@@ -33,7 +37,9 @@ Options:
 
 Environment (docs/protocol.md#configuration): HOST, PORT, LICENCE_DATA_DIR, DATABASE_URL,
 LICENCE_SIGNING_KEY, LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL.
-Admin commands work on the store of LICENCE_DATA_DIR (default ./data) directly: no token needed.
+Admin commands work on the store of LICENCE_DATA_DIR (default ./data), or of DATABASE_URL,
+directly, as the operator: no token needed. An author token (\`author token\`) opens the admin
+HTTP API and the console (/console) to that author's own products only (docs/protocol.md#authors).
 Exit codes: 0 done, 1 error, 2 usage.
 `;
 
@@ -91,6 +97,22 @@ const COMMANDS = {
     options: JSON_OPTION,
   },
   purge: { usage: `${COMMAND} purge [--json]`, positionals: [], options: JSON_OPTION },
+  'author add': {
+    usage: `${COMMAND} author add <id> --name <name> [--json]`,
+    positionals: ['id'],
+    options: { ...JSON_OPTION, name: { type: 'string' } },
+  },
+  'author token': {
+    usage: `${COMMAND} author token <id> [--label <label>] [--json]  (the token is printed this once)`,
+    positionals: ['id'],
+    options: { ...JSON_OPTION, label: { type: 'string' } },
+  },
+  'author tokens': { usage: `${COMMAND} author tokens <id> [--json]`, positionals: ['id'], options: JSON_OPTION },
+  'author revoke-token': {
+    usage: `${COMMAND} author revoke-token <id> <tokenId> [--json]`,
+    positionals: ['id', 'tokenId'],
+    options: JSON_OPTION,
+  },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -107,9 +129,9 @@ export function commandSpec(name: CommandName): CommandSpec {
   return COMMANDS[name];
 }
 
-/** The words that take a second one (`product add`, `key show`...). */
+/** The words that take a second one (`product add`, `key show`, `author token`...). */
 export function isGroup(word: string): boolean {
-  return word === 'product' || word === 'key';
+  return word === 'product' || word === 'key' || word === 'author';
 }
 
 /** The usage lines of a group's commands. */

@@ -51,19 +51,27 @@ async function listen(app: Koa): Promise<string> {
 }
 
 describe('toServiceRequest through a real Koa server', () => {
-  it('hands the service the method, the path without query, lower-case headers, the socket address and the raw body', async () => {
+  it('hands the service the method, the path without query, the raw query, lower-case headers, the socket address and the raw body', async () => {
     const { service, seen, logger } = recordedService();
     const url = await listen(createApp({ service, logger }));
     const headers = new Headers({ 'User-Agent': 'MonTheme/1.0', 'Content-Type': 'application/json', 'X-Test': 'a' });
     headers.append('X-Test', 'b');
-    await fetch(`${url}/api/licence?x=1`, { method: 'POST', headers, body: '{"cle":"x","url":"exemple.fr"}' });
+    await fetch(`${url}/api/licence?x=1&q=a%20b%26c&x=2`, {
+      method: 'POST',
+      headers,
+      body: '{"cle":"x","url":"exemple.fr"}',
+    });
     const request = seen[0];
     expect(request?.method).toBe('POST');
     expect(request?.path).toBe('/api/licence');
+    expect(request?.query).toBe('x=1&q=a%20b%26c&x=2');
     expect(request?.headers['user-agent']).toBe('MonTheme/1.0');
     expect(request?.headers['x-test']).toBe('a, b');
     expect(request?.ip).toBe('127.0.0.1');
     expect(new TextDecoder().decode(request?.body ?? new Uint8Array())).toBe('{"cle":"x","url":"exemple.fr"}');
+    await fetch(`${url}/healthz`);
+    await fetch(`${url}/healthz?`);
+    expect(seen.slice(1).map((seenRequest) => seenRequest.query)).toEqual(['', '']);
   });
 
   it('stops reading a public body at 8 KiB + 1: the service gets null and answers 413, and the client reads it', async () => {

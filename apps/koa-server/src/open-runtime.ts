@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { consoleAssets } from '@licence/console';
 import { describeError, encodeBase64, errorMessage, publicKeyOf } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import {
@@ -132,6 +133,8 @@ function build(
       random: options.random ?? randomBytes,
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       ...(adminToken === undefined ? {} : { adminToken }),
+      // docs/protocol.md#console: the service answers /console only when the admin API is on.
+      console: consoleAssets,
     });
   } catch (error) {
     // createService checks its options (a bad TRUST_PROXY entry): the start stops, the store closes.

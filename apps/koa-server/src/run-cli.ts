@@ -1,6 +1,6 @@
 import pino from 'pino';
 import type { DestinationStream } from 'pino';
-import { asError } from '@licence/core';
+import { asError, isRecord } from '@licence/core';
 import { configErrorLine, isAdminError } from '@licence/service';
 import { runAdminAction } from './admin-command.js';
 import { assertNever } from './assert-never.js';
@@ -121,13 +121,35 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
   } finally {
     await runtime.close();
   }
-  io.stdout(json ? `${JSON.stringify(result)}\n` : formatHuman(result));
-  if (!json && (action.name === 'key issue' || action.name === 'key regenerate' || action.name === 'key transfer')) {
+  printResult(action, json, result, io);
+  return EXIT_OK;
+}
+
+/** The admin API's answer, as JSON or as `field: value` lines, and what a human must know about it. */
+function printResult(action: AdminAction, json: boolean, result: unknown, io: CliIo): void {
+  if (json) {
+    io.stdout(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  if (action.name === 'author token' && isNewToken(result)) {
+    // docs/protocol.md#authors: like `licence token`, the token alone on stdout, so
+    // `$(pnpm -s licence author token ...)` takes it whole; its id (to revoke it) on stderr.
+    io.stdout(`${result.token}\n`);
+    io.stderr(
+      `licence: author token ${result.id} of ${action.id}: shown only this once; the service keeps only its SHA-256 (docs/protocol.md#authors)\n`,
+    );
+    return;
+  }
+  io.stdout(formatHuman(result));
+  if (action.name === 'key issue' || action.name === 'key regenerate' || action.name === 'key transfer') {
     io.stderr(
       'licence: the key is shown only this once; the service keeps only its hash (docs/protocol.md#key-lifecycle)\n',
     );
   }
-  return EXIT_OK;
+}
+
+function isNewToken(value: unknown): value is { readonly id: string; readonly token: string } {
+  return isRecord(value) && typeof value.id === 'string' && typeof value.token === 'string';
 }
 
 /** Runs a command; a StartupError or any other failure becomes one stderr line and exit 1. */

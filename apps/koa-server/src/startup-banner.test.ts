@@ -24,12 +24,16 @@ describe('startupBanner', () => {
     );
     expect(text).toContain('signing key created');
     expect(text).toContain('admin HTTP API: off');
+    expect(text).not.toContain('console: ');
   });
 
   it('says the key is reused on a later start', () => {
     const text = startupBanner({ ...input, createdSigningKey: false, adminApi: true });
     expect(text).toContain('signing key: /home/me/my data/signing-key\n');
     expect(text).not.toContain('admin HTTP API: off');
+    expect(text).toContain(
+      "console: http://127.0.0.1:8080/console (sign in with LICENCE_ADMIN_TOKEN, or an author's token)\n",
+    );
   });
 });
 

@@ -2,8 +2,8 @@ import { LICENCE_PATH } from '@licence/service';
 
 /**
  * What the server prints when it starts (docs/protocol.md#signature): the URL, the public key
- * clients must trust, and the exact commands that issue a first key through the CLI on the same
- * data folder. Pure: the caller says where the CLI is and writes the lines out.
+ * clients must trust, the exact commands that issue a first key through the CLI on the same
+ * data folder, and where the console is. Pure: the caller says where the CLI is and writes the lines out.
  */
 export interface BannerInput {
   readonly url: string;
@@ -48,7 +48,12 @@ export function startupBanner(input: BannerInput): string {
     `  ${env} ${input.cli} key issue --produit my-product --kind buyer`,
     `then check it: curl -A 'my-product/1.0' -H 'Content-Type: application/json' -d '{"cle":"<the key>","url":"example.com"}' ${input.url}${LICENCE_PATH}`,
   );
-  if (!input.adminApi) lines.push('admin HTTP API: off (set LICENCE_ADMIN_TOKEN to turn it on)');
+  // docs/protocol.md#console: served with the admin API, which is all it talks to.
+  if (input.adminApi) {
+    lines.push(`console: ${input.url}/console (sign in with LICENCE_ADMIN_TOKEN, or an author's token)`);
+  } else {
+    lines.push('admin HTTP API: off (set LICENCE_ADMIN_TOKEN to turn it on, and the console at /console)');
+  }
   return `${lines.join('\n')}\n`;
 }
 

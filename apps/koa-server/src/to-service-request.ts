@@ -6,7 +6,7 @@ import { readBody } from './read-body.js';
 
 /**
  * Step 1 of the adapter (CONTRIBUTING.md#architecture; hono's `createRequest`): Koa's request as
- * the service's HTTP-agnostic `{method, path, headers, body, ip}`.
+ * the service's HTTP-agnostic `{method, path, query, headers, body, ip}`.
  */
 export async function toServiceRequest(ctx: Context, onDrainError?: (error: Error) => void): Promise<ServiceRequest> {
   const path = ctx.path;
@@ -14,6 +14,9 @@ export async function toServiceRequest(ctx: Context, onDrainError?: (error: Erro
   return {
     method: ctx.method,
     path,
+    // The query string as the client sent it, without `?` ('' for none): the service reads what
+    // it needs (`?days=`, docs/protocol.md#activity). Never logged: an admin URL may hold a key.
+    query: ctx.querystring,
     headers: lowerCaseHeaders(ctx.req.headers),
     body,
     // docs/protocol.md#client-address: the socket's peer; X-Forwarded-For is the service's business

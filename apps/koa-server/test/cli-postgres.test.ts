@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { decodeBase64, encodeBase64, publicKeyOf, verifyEnvelope } from '@licenc
 import type { SignedEnvelope } from '@licence/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
+import { exerciseAuthorCommands } from './author-commands.js';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, cleOf as takeCle, runCli, runShell, spawnServe, verdictFrom } from './cli-process.js';
 import { parseJson } from './serve-processes.js';
@@ -21,6 +23,8 @@ const postgres = await throwawayPostgres('koa-server CLI on PostgreSQL');
 const root = mkdtempSync(join(tmpdir(), 'licence-cli-pg-'));
 const UA = 'MonTheme/2.1';
 const usedKeys: string[] = [];
+const authorTokens: string[] = [];
+const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
@@ -141,9 +145,33 @@ describe.skipIf(!postgres.available)('licence serve and the admin commands with 
     expect(await serve.exited).toBe(0);
   });
 
-  it('never writes a key in any output', () => {
-    const secrets = usedKeys.flatMap(keySpellings);
+  it('the author commands work on the database of DATABASE_URL, and their token on the server using it', async () => {
+    const databaseUrl = await postgres.cluster().createDatabase();
+    const cwd = mkdtempSync(join(root, 'authors-'));
+    const serve = await spawnServe({
+      cwd,
+      env: {
+        DATABASE_URL: databaseUrl,
+        LICENCE_SIGNING_KEY: encodeBase64(new Uint8Array(32).fill(5)),
+        LICENCE_ADMIN_TOKEN: ADMIN_TOKEN,
+      },
+    });
+    const elsewhere = mkdtempSync(join(root, 'authors-cli-'));
+    try {
+      const cli = (args: readonly string[]) => runCli(args, { cwd: elsewhere, env: { DATABASE_URL: databaseUrl } });
+      authorTokens.push(...(await exerciseAuthorCommands(serve.url, cli)));
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    expect(await serve.exited).toBe(0);
+    // Nothing on disk: PostgreSQL and a configured key.
+    expect(() => statSync(join(elsewhere, 'data'))).toThrow();
+  });
+
+  it('never writes a key or an author token in any output', () => {
+    const secrets = [...usedKeys.flatMap(keySpellings), ...authorTokens, ADMIN_TOKEN];
     expect(usedKeys.length).toBeGreaterThan(0);
+    expect(authorTokens.length).toBeGreaterThan(0);
     expect(linesHolding([...allOutput.stdout, ...allOutput.stderr], secrets)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { decodeBase64, encodeBase64, publicKeyOf, verifyEnvelope } from '@licenc
 import type { SignedEnvelope } from '@licence/core';
 import { freePort } from '@licence/pg-cluster';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exerciseAuthorCommands } from './author-commands.js';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { allOutput, cleOf as takeCle, runCli, runShell, spawnServe, verdictFrom } from './cli-process.js';
 import { parseJson } from './serve-processes.js';
@@ -19,6 +20,7 @@ import { parseJson } from './serve-processes.js';
 const root = mkdtempSync(join(tmpdir(), 'licence-cli-'));
 const UA = 'MonTheme/2.1';
 const usedKeys: string[] = [];
+const authorTokens: string[] = [];
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 
 afterAll(() => {
@@ -193,6 +195,20 @@ describe('licence serve, then the admin commands on the same data folder', () =>
   });
 });
 
+describe('licence author: authors and their tokens, on the data folder of a running server (docs/protocol.md#authors)', () => {
+  it('adds authors, prints a token that opens the admin API to its own products only, lists and revokes it', async () => {
+    const cwd = mkdtempSync(join(root, 'authors-'));
+    const serve = await spawnServe({ cwd, env: { LICENCE_ADMIN_TOKEN: ADMIN_TOKEN } });
+    try {
+      authorTokens.push(...(await exerciseAuthorCommands(serve.url, (args) => runCli(args, { cwd }))));
+    } finally {
+      serve.child.kill('SIGTERM');
+    }
+    expect(await serve.exited).toBe(0);
+    expect(authorTokens).toHaveLength(2);
+  });
+});
+
 describe('licence CLI errors', () => {
   it('a bad environment value: one line naming it, exit 1, nothing started', async () => {
     const result = await runCli(['serve'], { cwd: root, env: { PORT: '99999', LOG_LEVEL: 'loud' } });
@@ -249,6 +265,7 @@ describe('licence CLI errors', () => {
     const help = await runCli(['--help'], { cwd: root });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('licence key transfer <cle> [--from <host>] [--to <host>]');
+    expect(help.stdout).toContain('licence author token <id> [--label <l>]');
   });
 
   it('a bad LICENCE_SIGNING_KEY stops the start without printing it', async () => {
@@ -306,9 +323,10 @@ describe('licence keygen', () => {
 });
 
 describe('log hygiene of every process above (docs/protocol.md#privacy)', () => {
-  it('no log line and no stderr line holds a full key or the admin token', () => {
+  it('no log line and no stderr line holds a full key, the admin token or an author token', () => {
     expect(usedKeys.length).toBeGreaterThanOrEqual(4);
-    const secrets = [...usedKeys.flatMap(keySpellings), ADMIN_TOKEN];
+    expect(authorTokens.length).toBeGreaterThan(0);
+    const secrets = [...usedKeys.flatMap(keySpellings), ADMIN_TOKEN, ...authorTokens];
     expect(allOutput.stdout.length).toBeGreaterThan(10);
     expect(linesHolding(allOutput.stdout, secrets)).toEqual([]);
     expect(linesHolding(allOutput.stderr, secrets)).toEqual([]);

@@ -92,6 +92,7 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
     expect(server.publicKey).toBe(expected);
     expect(printed.join('')).toContain(`public key (base64, give it to your products): ${expected}\n`);
     expect(printed.join('')).toContain(`listening on ${server.url}\n`);
+    expect(printed.join('')).toContain(`console: ${server.url}/console (`);
     expect(printed.join('')).toContain(
       `LICENCE_DATA_DIR=${dataDir} licence key issue --produit my-product --kind buyer`,
     );
@@ -244,5 +245,100 @@ describe('a real server on 127.0.0.1:0 with a SQLite file', () => {
     expect(lines.length).toBeGreaterThan(5);
     expect(linesHolding(lines, secrets)).toEqual([]);
     expect(linesHolding(printed, secrets)).toEqual([]);
+  });
+});
+
+/** docs/protocol.md#console: what a browser must be told about the page and its assets. */
+function expectSecurityHeaders(response: Response): void {
+  expect(response.headers.get('content-security-policy')).toMatch(/(^|;\s*)default-src 'self'(;|$)/);
+  expect(response.headers.get('x-frame-options')).toBe('DENY');
+  expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+}
+
+describe('the console on the real server (docs/protocol.md#console)', () => {
+  it('GET /console is the page with the security headers, in French for a French browser, in English otherwise', async () => {
+    const french = await fetch(`${server.url}/console`, { headers: { 'Accept-Language': 'fr-FR,fr;q=0.9' } });
+    expect(french.status).toBe(200);
+    expect(french.headers.get('content-type')).toMatch(/^text\/html/);
+    expectSecurityHeaders(french);
+    const html = await french.text();
+    expect(html).toMatch(/<html[^>]*\slang="fr"/);
+    expect(Number(french.headers.get('content-length'))).toBe(Buffer.byteLength(html));
+    const english = await fetch(`${server.url}/console`, { headers: { 'Accept-Language': 'en-US,en;q=0.9' } });
+    expect(await english.text()).toMatch(/<html[^>]*\slang="en"/);
+  });
+
+  it('GET /console/console.js is JavaScript', async () => {
+    const script = await fetch(`${server.url}/console/console.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await script.text()).length).toBeGreaterThan(1000);
+  });
+
+  it('HEAD /console: the headers of GET and no body, and no made-up length of 0', async () => {
+    const get = await fetch(`${server.url}/console`);
+    const length = String((await get.arrayBuffer()).byteLength);
+    const head = await fetch(`${server.url}/console`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expectSecurityHeaders(head);
+    expect(await head.text()).toBe('');
+    // The page's true length, or none (the service answers HEAD without the content): never 0.
+    expect([null, length]).toContain(head.headers.get('content-length'));
+    // A HEAD the service answers with the content (/healthz) keeps its length; Node sends no body.
+    const health = await fetch(`${server.url}/healthz`, { method: 'HEAD' });
+    expect(await health.text()).toBe('');
+    expect(Number(health.headers.get('content-length'))).toBe('{"status":"ok","store":"up"}'.length);
+  });
+
+  it('the query reaches the service: ?days=7 answers seven days of activity, ?days=0 is a 400 problem', async () => {
+    const week = await admin(server, 'GET', '/admin/products/mon-theme/activity?days=7');
+    expect(week.status).toBe(200);
+    expect(week.json).toMatchObject({ product: 'mon-theme' });
+    expect(week.json.days).toHaveLength(7);
+    expect((await admin(server, 'GET', '/admin/products/mon-theme/activity')).json.days).toHaveLength(30);
+    const zero = await fetch(`${server.url}/admin/products/mon-theme/activity?days=0`, {
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(zero.status).toBe(400);
+    expect(zero.headers.get('content-type')).toBe('application/problem+json');
+    expect(await zero.json()).toMatchObject({ status: 400 });
+  });
+
+  it('without LICENCE_ADMIN_TOKEN there is no console, as there is no admin API', async () => {
+    const result = loadConfig({ PORT: '0', LICENCE_DATA_DIR: join(root, 'no-admin') }, root);
+    if (!result.ok) throw new Error(result.errors.map(configErrorLine).join('\n'));
+    const closed = await startServer({ config: result.value, logger, print: () => undefined });
+    try {
+      const page = await fetch(`${closed.url}/console`);
+      expect(page.status).toBe(404);
+      expect(await page.text()).not.toContain('<html');
+    } finally {
+      await closed.close();
+    }
+  });
+
+  it('no log line holds a path or a query, only the route (docs/protocol.md#privacy)', async () => {
+    const marker = `m${randomBytes(9).toString('hex')}`;
+    const cle = usedKeys[0] ?? '';
+    const paths = [
+      `/admin/keys/${cle}?${marker}=1`,
+      `/admin/products/mon-theme/activity?days=3&${marker}=1`,
+      `/console?${marker}=1`,
+      `/console/${marker}.js`,
+      `/${marker}?q=${marker}`,
+    ];
+    for (const path of paths) {
+      const response = await fetch(`${server.url}${path}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+      await response.arrayBuffer();
+    }
+    const requests = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((e) => e.msg === 'request');
+    expect(requests.length).toBeGreaterThan(paths.length);
+    expect(linesHolding(lines, [marker, '?days=', 'mon-theme/activity'])).toEqual([]);
+    expect(linesHolding(lines, keySpellings(cle))).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { consoleAssets } from '@licence/console';
 import { decodeBase64 } from '@licence/core';
 import { createMemoryRateLimiter, createNodeSigner, createService } from '@licence/service';
 import type { Logger, RateLimiter, Service, Store, TrustProxy } from '@licence/service';
@@ -20,8 +21,8 @@ import { captureLogs } from './capture-logs.js';
 
 /**
  * A real Koa server (createHttpServer: the app, the connection caps and timeouts, over
- * createService + openSqliteStore on a temporary file, or openPostgres on a given database) on
- * 127.0.0.1:0, signing with the TEST ONLY seed of @licence/vectors, on a clock the test moves.
+ * createService, with the console's assets, + openSqliteStore on a temporary file, or
+ * openPostgres on a given database) on 127.0.0.1:0, signing with the TEST ONLY seed of @licence/vectors, on a clock the test moves.
  * The same pieces `startServer` wires, minus the embedded default (no key file, no banner), so a
  * test can hand in the clock, TRUST_PROXY, the caps and the timeouts.
  */
@@ -104,6 +105,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     random: (length) => new Uint8Array(randomBytes(length)),
     ...(adminToken === null ? {} : { adminToken }),
     ...(options.trustProxy === undefined ? {} : { trustProxy: options.trustProxy }),
+    // As `licence serve` (open-runtime.ts): /console is served whenever the admin API is on.
+    console: consoleAssets,
   });
   const { server, guard, stats } = createHttpServer({
     service,

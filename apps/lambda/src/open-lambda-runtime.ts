@@ -1,3 +1,4 @@
+import { consoleAssets } from '@licence/console';
 import { encodeBase64, errorMessage } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import { configErrorLine, createNodeSigner, createService, loadSeedFile, randomBytes } from '@licence/service';
@@ -78,6 +79,9 @@ export async function openLambdaRuntime(
       random: options.random ?? randomBytes,
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
+      // docs/protocol.md#console: in the bundle (scripts/bundle.mjs), answered only when the admin
+      // API is on.
+      console: consoleAssets,
     });
   } catch (error) {
     // createService checks its options once; the config loader already did, so this is a bug, not

@@ -2,7 +2,14 @@ import { readExternalJson } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
 import { classifyEvent } from './lambda-event.js';
 import type { ClassifiedEvent } from './lambda-event.js';
-import { clientAddress, requestBody, requestHeaders, requestPath, toServiceRequest } from './to-service-request.js';
+import {
+  clientAddress,
+  requestBody,
+  requestHeaders,
+  requestPath,
+  requestQuery,
+  toServiceRequest,
+} from './to-service-request.js';
 
 function classified(event: unknown): ClassifiedEvent {
   const result = classifyEvent(event);
@@ -114,6 +121,81 @@ describe('requestPath: the stage prefix', () => {
   it('ALB: the path as sent', () => {
     const alb = sample('alb-lambda-target-request-headers-only.json');
     expect(requestPath(classified({ ...alb, path: '/prod/api/licence' }))).toBe('/prod/api/licence');
+  });
+});
+
+describe('requestQuery: the query string after `?`, percent-encoded, for the service', () => {
+  const read = (query: string) => [...new URLSearchParams(query)];
+
+  it('every AWS sample: what its client sent, in the event shape of its integration', () => {
+    const query = (file: string) => toServiceRequest(classified(sample(file))).query;
+    expect(query('apigw-request.json')).toBe('name=me');
+    expect(query('apigw-v2-request-iam.json')).toBe('parameter1=value1&parameter1=value2&parameter2=value');
+    expect(query('apigw-v2-request-jwt-authorizer.json')).toBe('parameter1=value1&parameter1=value2&parameter2=value');
+    expect(query('apigw-v2-request-lambda-authorizer.json')).toBe(
+      'parameter1=value1&parameter1=value2&parameter2=value',
+    );
+    expect(query('apigw-v2-request-no-authorizer.json')).toBe('');
+    expect(query('lambda-urls-request.json')).toBe('parameter1=value1&parameter1=value2&parameter2=value');
+    expect(query('alb-lambda-target-request-headers-only.json')).toBe('key=hello');
+    expect(query('alb-lambda-target-request-multivalue-headers.json')).toBe('key=hello');
+  });
+
+  it('HTTP API and Function URL: rawQueryString as sent, encoding kept; none or not a string is empty', () => {
+    const v2 = sample('apigw-v2-request-no-authorizer.json');
+    expect(requestQuery(classified({ ...v2, rawQueryString: 'days=90&q=a%20b%26c' }))).toBe('days=90&q=a%20b%26c');
+    const { rawQueryString: _dropped, ...none } = v2;
+    expect(requestQuery(classified(none))).toBe('');
+    expect(requestQuery(classified({ ...v2, rawQueryString: 7 }))).toBe('');
+  });
+
+  it('REST: the decoded parameters encoded again, every value of multiValueQueryStringParameters in order', () => {
+    const rest = sample('apigw-request.json');
+    const event = {
+      ...rest,
+      queryStringParameters: { days: '7', q: 'é' },
+      multiValueQueryStringParameters: { days: ['7'], q: ['a b&c=d', 'é'] },
+    };
+    const query = requestQuery(classified(event));
+    expect(query).toBe('days=7&q=a+b%26c%3Dd&q=%C3%A9');
+    expect(read(query)).toEqual([
+      ['days', '7'],
+      ['q', 'a b&c=d'],
+      ['q', 'é'],
+    ]);
+  });
+
+  it('REST: queryStringParameters when there is no multi-value map (a console test event); both null: empty', () => {
+    const rest = sample('apigw-request.json');
+    const single = { ...rest, multiValueQueryStringParameters: null, queryStringParameters: { days: '30', x: '1+1' } };
+    expect(read(requestQuery(classified(single)))).toEqual([
+      ['days', '30'],
+      ['x', '1+1'],
+    ]);
+    const none = { ...rest, multiValueQueryStringParameters: null, queryStringParameters: null };
+    expect(requestQuery(classified(none))).toBe('');
+  });
+
+  it('REST: a value that is not a string is left out; a lone surrogate of a hand-made event does not throw', () => {
+    const rest = sample('apigw-request.json');
+    const odd = { ...rest, multiValueQueryStringParameters: { a: ['1', 2, null], b: 'x', c: ['\ud800'] } };
+    expect(requestQuery(classified(odd))).toBe('a=1&c=%EF%BF%BD');
+  });
+
+  it('ALB: the parameters as the client sent them, never decoded, so never encoded twice', () => {
+    const alb = sample('alb-lambda-target-request-headers-only.json');
+    const single = { ...alb, queryStringParameters: { days: '90', q: 'a%20b%26c', 'n%C3%A9': '%C3%A9' } };
+    const query = requestQuery(classified(single));
+    expect(query).toBe('days=90&q=a%20b%26c&n%C3%A9=%C3%A9');
+    expect(read(query)).toEqual([
+      ['days', '90'],
+      ['q', 'a b&c'],
+      ['né', 'é'],
+    ]);
+    const multiSample = sample('alb-lambda-target-request-multivalue-headers.json');
+    const multi = { ...multiSample, multiValueQueryStringParameters: { q: ['a%2Bb', 'c'], days: ['1'] } };
+    expect(requestQuery(classified(multi))).toBe('q=a%2Bb&q=c&days=1');
+    expect(requestQuery(classified({ ...multiSample, multiValueQueryStringParameters: {} }))).toBe('');
   });
 });
 

@@ -4,7 +4,8 @@ import type { ClassifiedEvent } from './lambda-event.js';
 
 /**
  * Step 1 of the adapter (CONTRIBUTING.md#architecture; hono's `createRequest`): an API Gateway,
- * Function URL or ALB event as the service's HTTP-agnostic `{method, path, headers, body, ip}`.
+ * Function URL or ALB event as the service's HTTP-agnostic `{method, path, query, headers, body,
+ * ip}`.
  * Pure: every piece is an exported function of the event, tested on its own.
  */
 export function toServiceRequest(classified: ClassifiedEvent): ServiceRequest {
@@ -15,6 +16,7 @@ export function toServiceRequest(classified: ClassifiedEvent): ServiceRequest {
   return {
     method: requestMethod(classified),
     path: requestPath(classified),
+    query: requestQuery(classified),
     headers,
     body: requestBody(classified.event),
     ip,
@@ -91,6 +93,55 @@ function withoutStage(path: string, stage: unknown): string {
   const prefix = `/${stage}`;
   if (path === prefix) return '/';
   return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : path;
+}
+
+/**
+ * The query string as a client sent it after `?` (without it), percent-encoded, as the service
+ * reads it (`?days=` of docs/protocol.md#activity); '' for none. Each integration hands it over
+ * differently:
+ *
+ * - HTTP API and Function URL (payload 2.0): `rawQueryString`, as sent.
+ * - REST API (payload 1.0): only the parameters, already DECODED, in
+ *   `multiValueQueryStringParameters` (every value) and `queryStringParameters` (the last one):
+ *   encoded again here, from the first when present, since it loses nothing.
+ * - ALB: the parameters as the client sent them, NOT decoded (AWS: "If the query parameters are
+ *   URL-encoded, the load balancer does not decode them"), in `multiValueQueryStringParameters`
+ *   when the target group has multi-value headers on, else `queryStringParameters`: joined as they
+ *   are.
+ *
+ * The order of distinct names is the event's; a repeated name keeps its values in order.
+ */
+export function requestQuery(classified: ClassifiedEvent): string {
+  if (classified.kind === 'http') {
+    const raw: unknown = classified.event.rawQueryString;
+    return typeof raw === 'string' ? raw : '';
+  }
+  const pairs = queryPairs(classified.event);
+  // URLSearchParams encodes as a form does (a space as `+`, which it reads back as a space) and
+  // never throws, not even on a lone surrogate of a hand-made event (it becomes U+FFFD).
+  if (classified.kind === 'rest') return new URLSearchParams(pairs).toString();
+  return pairs.map(([name, value]) => `${name}=${value}`).join('&');
+}
+
+/** The name and value pairs of a payload 1.0 or ALB event: every value of the multi-value map when there is one. */
+function queryPairs(event: {
+  readonly queryStringParameters?: unknown;
+  readonly multiValueQueryStringParameters?: unknown;
+}): [string, string][] {
+  const pairs: [string, string][] = [];
+  const multi = event.multiValueQueryStringParameters;
+  if (isRecord(multi)) {
+    for (const [name, values] of Object.entries(multi)) {
+      if (!Array.isArray(values)) continue;
+      for (const value of values) if (typeof value === 'string') pairs.push([name, value]);
+    }
+    return pairs;
+  }
+  const single = event.queryStringParameters;
+  if (isRecord(single)) {
+    for (const [name, value] of Object.entries(single)) if (typeof value === 'string') pairs.push([name, value]);
+  }
+  return pairs;
 }
 
 /**

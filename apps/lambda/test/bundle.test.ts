@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { promisify } from 'node:util';
 import { isRecord, verifyEnvelope } from '@licence/core';
 import { readExternalJson } from '@licence/vectors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_DIR, BUNDLE_FILE, bundleLambda } from '../scripts/bundle.mjs';
+import { BUNDLE_DIR, BUNDLE_FILE, bundleLambda, packageOf } from '../scripts/bundle.mjs';
 import { httpApiEvent, PRODUCT_UA, readResult } from './events.js';
 import { TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
@@ -44,11 +45,14 @@ describe('the Lambda bundle', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is one file under 1 MB holding pg, and neither better-sqlite3, nor Koa, nor pino', () => {
+  it("is one file under 1 MB holding pg and the console's files, and neither better-sqlite3, nor Koa, nor pino", () => {
     expect(readdirSync(BUNDLE_DIR)).toEqual(['index.mjs']);
     expect(built.bytes).toBeLessThan(1024 * 1024);
     const has = (name: string) => built.inputs.some((input) => input.includes(`node_modules/${name}/`));
     expect(has('pg')).toBe(true);
+    // docs/protocol.md#console: the page and its assets are strings inside the bundle (no file
+    // beside it to read, no S3, no CDN).
+    expect(built.inputs.map(packageOf)).toContain('@licence/console');
     for (const name of ['better-sqlite3', 'koa', 'pino', '@licence/store-sqlite', 'aws-lambda'])
       expect(has(name)).toBe(false);
     expect(built.inputs.some((input) => input.includes('store-sqlite') || input.includes('koa-server'))).toBe(false);
@@ -60,10 +64,26 @@ describe('the Lambda bundle', () => {
   });
 
   describe.skipIf(!postgres.available)('loaded by plain node', () => {
-    it('answers an HTTP API, a REST and an ALB event with signed verdicts, and a bad config with 500', async () => {
-      const alone = join(dir, 'task');
-      mkdirSync(alone);
+    /** The bundle alone in a folder, handed `events` in one process with the environment `env`. */
+    const invoke = async (events: readonly unknown[], env: Record<string, string>) => {
+      const alone = mkdtempSync(join(dir, 'task-'));
       copyFileSync(BUNDLE_FILE, join(alone, 'index.mjs'));
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
+        cwd: alone,
+        env: {
+          PATH: process.env.PATH ?? '',
+          BUNDLE: join(alone, 'index.mjs'),
+          EVENTS: JSON.stringify(events),
+          ...env,
+        },
+        timeout: 30_000,
+      });
+      const line = stdout.split('\n').find((candidate) => candidate.startsWith('RESULTS '));
+      if (line === undefined) throw new Error(`no results from the bundle: ${stdout}`);
+      return { results: JSON.parse(line.slice('RESULTS '.length)) as unknown[], stdout };
+    };
+
+    it('answers an HTTP API, a REST and an ALB event with signed verdicts, and a bad config with 500', async () => {
       const body = JSON.stringify({
         cle: 'ABCDE-FGHJK-MNPQR-STVWX-YZ012',
         url: 'https://www.exemple.fr',
@@ -97,24 +117,12 @@ describe('the Lambda bundle', () => {
         body,
       };
       const events = [httpApiEvent({ method: 'POST', path: '/api/licence', headers, body }), rest, alb];
-      const invoke = async (env: Record<string, string>) => {
-        const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
-          cwd: alone,
-          env: {
-            PATH: process.env.PATH ?? '',
-            BUNDLE: join(alone, 'index.mjs'),
-            EVENTS: JSON.stringify(events),
-            ...env,
-          },
-          timeout: 30_000,
-        });
-        const line = stdout.split('\n').find((candidate) => candidate.startsWith('RESULTS '));
-        if (line === undefined) throw new Error(`no results from the bundle: ${stdout}`);
-        return { results: JSON.parse(line.slice('RESULTS '.length)) as unknown[], stdout };
-      };
 
       const databaseUrl = await postgres.cluster().createDatabase();
-      const { results, stdout } = await invoke({ DATABASE_URL: databaseUrl, LICENCE_SIGNING_KEY: TEST_SEED_BASE64 });
+      const { results, stdout } = await invoke(events, {
+        DATABASE_URL: databaseUrl,
+        LICENCE_SIGNING_KEY: TEST_SEED_BASE64,
+      });
       expect(results).toHaveLength(3);
       for (const raw of results) {
         const result = readResult(raw);
@@ -138,12 +146,35 @@ describe('the Lambda bundle', () => {
       expect(logs.filter((entry) => entry.msg === 'licence service ready')).toHaveLength(1);
       expect(logs.filter((entry) => entry.msg === 'request').map((entry) => entry.status)).toEqual([200, 200, 200]);
 
-      const broken = await invoke({ DATABASE_URL: databaseUrl });
+      const broken = await invoke(events, { DATABASE_URL: databaseUrl });
       for (const raw of broken.results) {
         expect(readResult(raw).statusCode).toBe(500);
         expect(readResult(raw).headers['content-type']).toBe('application/problem+json');
       }
       expect(broken.stdout).toContain('LICENCE_SIGNING_KEY: required on AWS Lambda');
+    });
+
+    it('answers GET /console with the page under its CSP, and the files it loads, from the one file', async () => {
+      const page = httpApiEvent({ method: 'GET', path: '/console', headers: { 'accept-language': 'fr-FR,fr;q=0.9' } });
+      const files = ['console.js', 'console.css'].map((name) =>
+        httpApiEvent({ method: 'GET', path: `/console/${name}` }),
+      );
+      const { results } = await invoke([page, ...files], {
+        DATABASE_URL: await postgres.cluster().createDatabase(),
+        LICENCE_SIGNING_KEY: TEST_SEED_BASE64,
+        LICENCE_ADMIN_TOKEN: randomBytes(24).toString('base64url'),
+      });
+      const [html, script, style] = results.map((raw) => readResult(raw));
+      expect(html).toMatchObject({ statusCode: 200, raw: { isBase64Encoded: false } });
+      expect(html?.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(html?.headers['content-security-policy']).toMatch(/(^|;\s*)default-src 'self'(;|$)/);
+      expect(html?.headers['x-frame-options']).toBe('DENY');
+      expect(html?.body).toMatch(/<html[^>]*\slang="fr"/);
+      // The page's own references are what the bundle serves.
+      expect(html?.body).toContain('console/console.js');
+      expect(script).toMatchObject({ statusCode: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+      expect(script?.body.length).toBeGreaterThan(1000);
+      expect(style).toMatchObject({ statusCode: 200, headers: { 'content-type': 'text/css; charset=utf-8' } });
     });
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isRecord } from '@licence/http-vector-runner';
+import { consoleAssets } from '@licence/console';
 import { HEALTH_PATH, PUBLIC_PATHS } from '@licence/service';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
@@ -41,6 +42,32 @@ const CLOUDFORMATION_TAGS: Tags = [
 function record(value: unknown, what: string): Record<string, unknown> {
   if (!isRecord(value)) throw new Error(`${what}: expected a mapping, got ${JSON.stringify(value)}`);
   return value;
+}
+
+/** The HTTP API events of the function, as `METHOD /path` route keys. */
+function httpRoutes(): string[] {
+  return Object.values(record(fn.Events, 'Events'))
+    .map((event) => record(event, 'event'))
+    .filter((event) => event.Type === 'HttpApi')
+    .map((event) => record(event.Properties, 'Properties'))
+    .map((properties) => {
+      expect(properties.ApiId).toEqual({ Ref: 'LicenceApi' });
+      return `${String(properties.Method)} ${String(properties.Path)}`;
+    });
+}
+
+/**
+ * Whether an HTTP API route key takes `method path`: ANY takes every method; `{proxy+}` (a greedy
+ * path variable) one segment or more; `{name}` exactly one.
+ */
+function reaches(route: string, method: string, path: string): boolean {
+  const [routeMethod = '', routePath = ''] = route.split(' ');
+  if (routeMethod !== 'ANY' && routeMethod !== method) return false;
+  const pattern = routePath
+    .split('/')
+    .map((part) => (part.endsWith('+}') ? '[^/]+(?:/[^/]+)*' : part.startsWith('{') ? '[^/]+' : part))
+    .join('/');
+  return new RegExp(`^${pattern}$`).test(path);
 }
 
 let template: Record<string, unknown> = {};
@@ -96,23 +123,34 @@ describe('template.yaml (AWS SAM)', () => {
 
   it('routes every path the service serves, on the HTTP API, and the daily purge', () => {
     const events = Object.values(record(fn.Events, 'Events')).map((event) => record(event, 'event'));
-    const routes = events
-      .filter((event) => event.Type === 'HttpApi')
-      .map((event) => record(event.Properties, 'Properties'))
-      .map((properties) => {
-        expect(properties.ApiId).toEqual({ Ref: 'LicenceApi' });
-        return `${String(properties.Method)} ${String(properties.Path)}`;
-      });
+    const routes = httpRoutes();
     const expected = [
       ...PUBLIC_PATHS.flatMap((path) => [`POST ${path}`, `OPTIONS ${path}`]),
       `GET ${HEALTH_PATH}`,
       'ANY /admin/{proxy+}',
+      // docs/protocol.md#console: the page and its assets, served by the function itself.
+      'GET /console',
+      'GET /console/{proxy+}',
     ];
     expect(routes.sort()).toEqual(expected.sort());
     const schedules = events
       .filter((event) => event.Type === 'Schedule')
       .map((event) => record(event.Properties, 'Properties').Schedule);
     expect(schedules).toEqual(['rate(1 day)']);
+  });
+
+  it("routes the console's page and every one of its files to the function, for GET only (docs/protocol.md#console)", () => {
+    const routes = httpRoutes();
+    const paths = Object.keys(consoleAssets.files).map((name) =>
+      name === 'index.html' ? '/console' : `/console/${name}`,
+    );
+    expect(paths).toContain('/console/console.js');
+    for (const path of paths) {
+      expect(routes.filter((route) => reaches(route, 'GET', path))).toHaveLength(1);
+      expect(routes.filter((route) => reaches(route, 'POST', path))).toEqual([]);
+    }
+    // Nothing else under /console reaches the function but through those two routes.
+    expect(routes.filter((route) => route.includes(' /console'))).toEqual(['GET /console', 'GET /console/{proxy+}']);
   });
 
   it('throttles the public route at the HTTP API', () => {
