@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkEnvelope, isRecord, send } from '@licence/http-vector-runner';
 import type { HttpAnswer, SendOptions } from '@licence/http-vector-runner';
+import { consoleAssets } from '@licence/console';
 import { keySpellings, linesHolding } from './capture-logs.js';
 import { openSqliteFile } from './sqlite-file.js';
 import { PRODUCT_UA, startTestServer } from './test-server.js';
@@ -74,6 +75,8 @@ function documentedMethods(path: string): string[] {
 const reached = new Set<string>();
 /** Every key the admin API issued here, to look for in the logs. */
 const issuedKeys: string[] = [];
+/** Every author token the admin API issued here (docs/protocol.md#authors), likewise. */
+const issuedTokens: string[] = [];
 /** Every answer received from the server (each must be validated). */
 let answers = 0;
 const validated: string[] = [];
@@ -153,11 +156,14 @@ function checkBody(label: string, answer: HttpAnswer, pointer: string, method: s
     return [`${label}: content type ${mediaType} not documented (${Object.keys(content).join(', ')})`];
   const validate = ajv.getSchema(`openapi#${pointer}/content/${escapePointer(mediaType)}/schema`);
   if (validate === undefined) return [`${label}: no schema for ${mediaType}`];
-  let body: unknown;
-  try {
-    body = JSON.parse(answer.text) as unknown;
-  } catch (error) {
-    return [`${label}: body is not JSON (${String(error)}): ${answer.text.slice(0, 200)}`];
+  // JSON media types are parsed; any other (the console's HTML, script, style sheet) is its text.
+  let body: unknown = answer.text;
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) {
+    try {
+      body = JSON.parse(answer.text) as unknown;
+    } catch (error) {
+      return [`${label}: body is not JSON (${String(error)}): ${answer.text.slice(0, 200)}`];
+    }
   }
   if (validate(body)) return [];
   return [`${label}: ${ajv.errorsText(validate.errors)}: ${answer.text.slice(0, 300)}`];
@@ -187,6 +193,7 @@ async function call(
       ? (JSON.parse(answer.text) as unknown)
       : undefined;
   if (isRecord(parsed) && typeof parsed.cle === 'string') issuedKeys.push(parsed.cle);
+  if (isRecord(parsed) && typeof parsed.token === 'string') issuedTokens.push(parsed.token);
   failures.push(...check(template, options.method, answer));
   return answer;
 }
@@ -291,7 +298,7 @@ describe('docs/openapi.yaml against real answers', () => {
     expect((await postProducts({ id: 'plugin', author: 'x', name: 'X' })).status).toBe(409);
     expect((await postProducts({ id: 'Mon Plugin', author: 'x', name: 'X' })).status).toBe(400);
     expect((await postProducts({ id: 'x', author: 'x', name: 'X' }, wrongToken)).status).toBe(401);
-    expect((await get('/admin/products', '/admin/products')).status).toBe(405);
+    expect((await call('/admin/products', { method: 'PUT', path: '/admin/products', admin: true })).status).toBe(405);
     expect(
       (await postAs('text/plain', '/admin/products', '/admin/products', json({ id: 'x', author: 'x', name: 'X' })))
         .status,
@@ -388,6 +395,139 @@ describe('docs/openapi.yaml against real answers', () => {
     expect(failures).toEqual([]);
   });
 
+  it('documents authors, author tokens, the activity, and what an author token may not do', async () => {
+    /** An author's tokens route, and one token's. */
+    const tokens = (author: string) => `/admin/authors/${author}/tokens`;
+    const TOKENS = '/admin/authors/{id}/tokens';
+    const ONE_TOKEN = '/admin/authors/{id}/tokens/{tokenId}';
+    const ACTIVITY = '/admin/products/{id}/activity';
+    const del = (path: string, admin: boolean | string = true) => call(ONE_TOKEN, { method: 'DELETE', path, admin });
+    // The test before failed authentication on purpose 8 times: let those leave the 60 s window
+    // (docs/protocol.md#administration) so that this test's own 401s are not a 429.
+    server.clock.advance(60);
+
+    // /admin/authors (docs/protocol.md#authors): the operator's.
+    expect((await post('/admin/authors', '/admin/authors', { id: 'atelier', name: 'Atelier' })).status).toBe(201);
+    expect((await post('/admin/authors', '/admin/authors', { id: 'concurrent', name: 'Concurrent' })).status).toBe(201);
+    expect((await post('/admin/authors', '/admin/authors', { id: 'atelier', name: 'Autre' })).status).toBe(409);
+    expect((await post('/admin/authors', '/admin/authors', { id: 'sans-nom' })).status).toBe(400);
+    expect((await post('/admin/authors', '/admin/authors', { id: 'x', name: 'X' }, false)).status).toBe(401);
+    expect((await postAs('text/plain', '/admin/authors', '/admin/authors', json({ id: 'x', name: 'X' }))).status).toBe(
+      415,
+    );
+    expect((await post('/admin/authors', '/admin/authors', ' '.repeat(70_000))).status).toBe(413);
+    expect((await get('/admin/authors', '/admin/authors')).status).toBe(200);
+    expect((await get('/admin/authors', '/admin/authors', false)).status).toBe(401);
+    expect((await call('/admin/authors', { method: 'DELETE', path: '/admin/authors', admin: true })).status).toBe(405);
+
+    // /admin/authors/{id}/tokens
+    const created = await post(TOKENS, tokens('atelier'), { label: 'boutique' });
+    expect(created.status).toBe(201);
+    const token = field(created, 'token');
+    const tokenId = field(created, 'id');
+    const other = await post(TOKENS, tokens('concurrent'));
+    expect(other.status).toBe(201);
+    expect((await post(TOKENS, tokens('atelier'), { label: 42 })).status).toBe(400);
+    expect((await post(TOKENS, tokens('inconnu'))).status).toBe(404);
+    expect((await post(TOKENS, tokens('atelier'), undefined, false)).status).toBe(401);
+    expect((await postAs('text/plain', TOKENS, tokens('atelier'), 'x')).status).toBe(415);
+    expect((await post(TOKENS, tokens('atelier'), ' '.repeat(70_000))).status).toBe(413);
+    expect((await get(TOKENS, tokens('atelier'))).status).toBe(200);
+    expect((await get(TOKENS, tokens('atelier'), token)).status).toBe(200);
+    expect((await get(TOKENS, tokens('inconnu'))).status).toBe(404);
+    expect((await get(TOKENS, tokens('%ZZ'))).status).toBe(400);
+    expect((await get(TOKENS, tokens('atelier'), false)).status).toBe(401);
+    expect((await call(TOKENS, { method: 'DELETE', path: tokens('atelier'), admin: true })).status).toBe(405);
+
+    // /admin/me
+    expect((await get('/admin/me', '/admin/me')).status).toBe(200);
+    expect((await get('/admin/me', '/admin/me', token)).status).toBe(200);
+    expect((await get('/admin/me', '/admin/me', false)).status).toBe(401);
+    expect((await post('/admin/me', '/admin/me')).status).toBe(405);
+
+    // /admin/products: the list, and what an author token may create.
+    expect((await postProducts({ id: 'autre', author: 'concurrent', name: 'Autre' })).status).toBe(201);
+    expect((await postProducts({ id: 'boutique', name: 'Boutique' }, token)).status).toBe(201);
+    expect((await postProducts({ id: 'vol', author: 'concurrent', name: 'Vol' }, token)).status).toBe(403);
+    expect((await get('/admin/products', '/admin/products')).status).toBe(200);
+    expect((await get('/admin/products', '/admin/products', token)).status).toBe(200);
+    expect((await get('/admin/products', '/admin/products', false)).status).toBe(401);
+
+    // A trial past its end shows `expiree` (docs/protocol.md#key-lifecycle), and counts in the activity.
+    const trial = field(
+      await postKeys({ produit: 'boutique', kind: 'trial', expire: '2026-11-22T12:00:00Z' }, token),
+      'cle',
+    );
+    const buyer = field(await postKeys({ produit: 'boutique', kind: 'buyer' }, token), 'cle');
+    expect((await postPublic('/api/licence', json({ cle: buyer, url: 'un.fr' }))).status).toBe(200);
+    expect((await postPublic('/api/licence', json({ cle: buyer, url: 'deux.fr' }))).status).toBe(200);
+    expect((await postPublic('/api/licence', json({ cle: buyer, url: 'staging.un.fr' }))).status).toBe(200);
+    server.clock.advance(3 * 3600);
+    expect((await postPublic('/api/licence', json({ cle: trial, url: 'essai.fr' }))).status).toBe(200);
+    const expired = await get('/admin/keys/{cle}', `/admin/keys/${trial}`, token);
+    expect(JSON.parse(expired.text)).toMatchObject({ status: 'expiree' });
+
+    // /admin/products/{id}/activity (docs/protocol.md#activity)
+    const activity = await get(ACTIVITY, '/admin/products/boutique/activity?days=2', token);
+    expect(activity.status).toBe(200);
+    expect(JSON.parse(activity.text)).toMatchObject({ product: 'boutique' });
+    expect((await get(ACTIVITY, '/admin/products/boutique/activity')).status).toBe(200);
+    expect((await get(ACTIVITY, '/admin/products/boutique/activity?days=0')).status).toBe(400);
+    expect((await get(ACTIVITY, '/admin/products/boutique/activity?days=367')).status).toBe(400);
+    expect((await get(ACTIVITY, '/admin/products/autre/activity', token)).status).toBe(404);
+    expect((await get(ACTIVITY, '/admin/products/inconnu/activity')).status).toBe(404);
+    expect((await get(ACTIVITY, '/admin/products/boutique/activity', false)).status).toBe(401);
+    expect((await post(ACTIVITY, '/admin/products/boutique/activity')).status).toBe(405);
+
+    // What only the operator may do: a 403 for an author token.
+    expect((await post('/admin/purge', '/admin/purge', undefined, token)).status).toBe(403);
+    expect((await get('/admin/authors', '/admin/authors', token)).status).toBe(403);
+    expect((await post('/admin/authors', '/admin/authors', { id: 'pirate', name: 'Pirate' }, token)).status).toBe(403);
+
+    // /admin/authors/{id}/tokens/{tokenId}: another author's token is a 404, its own a 204.
+    expect((await del(`${tokens('concurrent')}/${field(other, 'id')}`, token)).status).toBe(404);
+    expect((await del(`${tokens('atelier')}/%ZZ`)).status).toBe(400);
+    expect((await del(`${tokens('atelier')}/${tokenId}`, false)).status).toBe(401);
+    expect(
+      (await call(ONE_TOKEN, { method: 'GET', path: `${tokens('atelier')}/${tokenId}`, admin: true })).status,
+    ).toBe(405);
+    expect((await del(`${tokens('atelier')}/${tokenId}`, token)).status).toBe(204);
+    expect((await del(`${tokens('atelier')}/${tokenId}`)).status).toBe(404);
+    // Deleted: a 401 from then on.
+    expect((await get('/admin/me', '/admin/me', token)).status).toBe(401);
+    expect(failures).toEqual([]);
+  });
+
+  it('documents the console: its page, its files, and their security headers (docs/protocol.md#console)', async () => {
+    const page = (method: string, headers: Readonly<Record<string, string>> = {}) =>
+      call('/console', { method, path: '/console', headers });
+    const english = await page('GET');
+    expect(english.status).toBe(200);
+    expect(english.text).toContain('<html lang="en"');
+    const french = await page('GET', { 'accept-language': 'fr-FR,fr;q=0.9,en;q=0.5' });
+    expect(french.text).toContain('<html lang="fr"');
+    expect((await page('HEAD')).status).toBe(200);
+    expect((await page('POST')).status).toBe(405);
+    for (const method of ['GET', 'HEAD']) {
+      expect((await call('/console/', { method, path: '/console/' })).status).toBe(308);
+    }
+    expect((await call('/console/', { method: 'DELETE', path: '/console/' })).status).toBe(405);
+    // Every file of the build: its media type must be documented.
+    const files = Object.keys(consoleAssets.files).filter((name) => name !== 'index.html');
+    expect(files.length).toBeGreaterThan(0);
+    for (const name of files) {
+      expect((await call('/console/{asset}', { method: 'GET', path: `/console/${name}` })).status).toBe(200);
+      expect((await call('/console/{asset}', { method: 'HEAD', path: `/console/${name}` })).status).toBe(200);
+    }
+    // The page is served at /console only, where its relative links point to its files.
+    for (const method of ['GET', 'HEAD']) {
+      expect((await call('/console/{asset}', { method, path: '/console/index.html' })).status).toBe(404);
+      expect((await call('/console/{asset}', { method, path: '/console/nope.js' })).status).toBe(404);
+    }
+    expect((await call('/console/{asset}', { method: 'PUT', path: `/console/${files[0]}` })).status).toBe(405);
+    expect(failures).toEqual([]);
+  });
+
   it('documents the faults: a corrupt record is a 500, a store that is down a 503 (never a signed refusal)', async () => {
     // A key row the store returns but core refuses (a trial without an end): an internal fault.
     const trial = field(await postKeys({ produit: 'theme', kind: 'trial', expire: '2026-12-01T00:00:00Z' }), 'cle');
@@ -420,20 +560,22 @@ describe('docs/openapi.yaml against real answers', () => {
     for (const path of Object.keys(paths))
       expect([...reached].some((triple) => triple.split(' ')[1] === path)).toBe(true);
     expect(reached.size).toBe(documented.size);
-    // 69 documented (path, method, status) triples today, plus 8 (path, method) pairs answered
+    // 111 documented (path, method, status) triples today, plus 16 (path, method) pairs answered
     // 405; every answer received was validated (none skipped).
-    expect(documented.size).toBe(69);
+    expect(documented.size).toBe(111);
     const distinct = new Set(validated);
-    expect(distinct.size).toBe(69 + 8);
-    expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(8);
+    expect(distinct.size).toBe(111 + 16);
+    expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(16);
     expect(validated).toHaveLength(answers);
   });
 
-  it('never logged a key it issued or the admin token (docs/protocol.md#privacy)', () => {
+  it('never logged a key or an author token it issued, or the admin token (docs/protocol.md#privacy)', () => {
     expect(issuedKeys.length).toBeGreaterThan(3);
+    expect(issuedTokens).toHaveLength(2);
     expect(
       linesHolding(server.lines, [
         ...issuedKeys.flatMap(keySpellings),
+        ...issuedTokens,
         ...(server.adminToken === null ? [] : [server.adminToken]),
       ]),
     ).toEqual([]);

@@ -29,6 +29,39 @@ const admin = (method, path, body, expect, save) => ({
 const buyer = (save, produit = 'theme', sites) => issue(save, { produit, kind: 'buyer', ...(sites ? { sites } : {}) });
 const base = [product('theme'), buyer('k')];
 const at = (seconds) => ({ emis: seconds, revalider: seconds + 86400, sursis: 2592000 });
+/** ISO 8601 UTC to the second of clockStart, as the admin API writes times (docs/protocol.md#administration). */
+const at0 = '2026-11-22T10:14:00Z';
+/** An author added by the operator (docs/protocol.md#authors), created at the clock's time (clockStart here). */
+const author = (id, name) =>
+  admin('POST', '/admin/authors', { id, name }, { status: 201, body: { id, name, created: at0 } });
+/**
+ * A token of `authorId`, made by the operator: `{save}` keeps the token, shown this once, and
+ * `{save_id}` its id.
+ */
+const authorToken = (authorId, save, label) => ({
+  request: { method: 'POST', path: `/admin/authors/${authorId}/tokens`, ...(label ? { body: { label } } : {}) },
+  expect: { status: 201 },
+  save: { [save]: 'token', [`${save}_id`]: 'id' },
+});
+/** The step sent with the author token saved as `token` instead of the operator's. */
+const as = (token, step) => ({ ...step, request: { ...step.request, auth: `{${token}}` } });
+const forbidden = problem(403, 'forbidden');
+const meAtelier = { status: 200, body: { role: 'author', author: { id: 'atelier', name: 'Atelier', created: at0 } } };
+/** One UTC day of activity (docs/protocol.md#activity): zero unless counted. */
+const day = (date, counts = {}) => ({ date, ok: 0, essai: 0, refusals: {}, ...counts });
+/** `count` days without verdicts from `first` on. */
+const zeroDays = (first, count) =>
+  Array.from({ length: count }, (_, index) =>
+    day(new Date(Date.parse(`${first}T00:00:00Z`) + index * 86400000).toISOString().slice(0, 10)),
+  );
+/** GET a product's activity (`query`: '' or '?days=N'), expecting exactly `days`. */
+const activity = (produit, query, days) =>
+  admin('GET', `/admin/products/${produit}/activity${query}`, undefined, {
+    status: 200,
+    body: { product: produit, days },
+  });
+/** 2026-11-22 of the activity scenario: two ok, one essai (a staging host), one autre_domaine. */
+const busyDay = day('2026-11-22', { ok: 2, essai: 1, refusals: { autre_domaine: 1 } });
 
 const cases = [
   // ---- docs/protocol.md#verdict, row by row, reached through real admin operations -----------
@@ -665,26 +698,278 @@ const cases = [
   {
     name: 'admin: a wrong method on a known admin path is 405',
     steps: [
-      admin('GET', '/admin/products', undefined, { status: 405 }),
-      admin('DELETE', '/admin/keys', undefined, { status: 405 }),
+      admin('PUT', '/admin/products', undefined, { status: 405, headers: { allow: 'GET, POST' } }),
+      admin('DELETE', '/admin/keys', undefined, { status: 405, headers: { allow: 'POST' } }),
+      admin('DELETE', '/admin/authors', undefined, { status: 405, headers: { allow: 'GET, POST' } }),
+      admin('GET', '/admin/authors/atelier/tokens/tok_x', undefined, { status: 405, headers: { allow: 'DELETE' } }),
+      admin('POST', '/admin/products/theme/activity', undefined, { status: 405, headers: { allow: 'GET' } }),
     ],
   },
   {
     name: 'admin: purge answers the count of erased addresses',
     steps: [admin('POST', '/admin/purge', undefined, { status: 200, body: { erased: 0 } })],
   },
+
+  // ---- Authors and author tokens (docs/protocol.md#authors) --------------------------------------
+  {
+    name: 'authors: the operator adds an author and lists them; an id is taken once',
+    steps: [
+      author('atelier', 'Atelier'),
+      { advance: 60 },
+      admin(
+        'POST',
+        '/admin/authors',
+        { id: 'concurrent', name: 'Concurrent' },
+        { status: 201, body: { id: 'concurrent', name: 'Concurrent', created: '2026-11-22T10:15:00Z' } },
+      ),
+      admin('POST', '/admin/authors', { id: 'atelier', name: 'Autre' }, problem(409, 'conflict')),
+      admin('POST', '/admin/authors', { id: 'sans-nom' }, problem(400, 'invalid-request')),
+      admin('GET', '/admin/authors', undefined, {
+        status: 200,
+        body: {
+          authors: [
+            { id: 'atelier', name: 'Atelier', created: at0 },
+            { id: 'concurrent', name: 'Concurrent', created: '2026-11-22T10:15:00Z' },
+          ],
+        },
+      }),
+    ],
+  },
+  {
+    name: 'authors: GET /admin/me names the operator, or the author of a token',
+    steps: [
+      admin('GET', '/admin/me', undefined, { status: 200, body: { role: 'operator' } }),
+      author('atelier', 'Atelier'),
+      authorToken('atelier', 't'),
+      as('t', admin('GET', '/admin/me', undefined, meAtelier)),
+    ],
+  },
+  {
+    name: 'authors: an author created later owns the products that already name it',
+    steps: [
+      product('theme', 'atelier'),
+      product('autre', 'concurrent'),
+      author('atelier', 'Atelier'),
+      authorToken('atelier', 't'),
+      as(
+        't',
+        admin('GET', '/admin/products', undefined, {
+          status: 200,
+          body: { products: [{ id: 'theme', author: 'atelier', name: 'Produit theme', installations: 0 }] },
+        }),
+      ),
+      as(
+        't',
+        admin('GET', '/admin/products/theme/installations', undefined, {
+          status: 200,
+          body: { produit: 'theme', count: 0, keys: [] },
+        }),
+      ),
+    ],
+  },
+  {
+    name: "authors: an author token creates its own products (author left out); another author's is a 403",
+    steps: [
+      author('atelier', 'Atelier'),
+      authorToken('atelier', 't'),
+      product('autre', 'concurrent'),
+      as(
+        't',
+        admin(
+          'POST',
+          '/admin/products',
+          { id: 'plugin', name: 'Plugin' },
+          { status: 201, body: { id: 'plugin', author: 'atelier', name: 'Plugin' } },
+        ),
+      ),
+      as(
+        't',
+        admin(
+          'POST',
+          '/admin/products',
+          { id: 'theme', author: 'atelier', name: 'Theme' },
+          { status: 201, body: { id: 'theme', author: 'atelier' } },
+        ),
+      ),
+      as('t', admin('POST', '/admin/products', { id: 'vol', author: 'concurrent', name: 'Vol' }, forbidden)),
+      as('t', issue('k', { produit: 'plugin', kind: 'buyer' })),
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      as(
+        't',
+        admin('GET', '/admin/products', undefined, {
+          status: 200,
+          body: {
+            products: [
+              { id: 'plugin', author: 'atelier', name: 'Plugin', installations: 1 },
+              { id: 'theme', author: 'atelier', name: 'Theme', installations: 0 },
+            ],
+          },
+        }),
+      ),
+      admin('GET', '/admin/products', undefined, {
+        status: 200,
+        body: {
+          products: [
+            { id: 'autre', author: 'concurrent', name: 'Produit autre', installations: 0 },
+            { id: 'plugin', author: 'atelier', name: 'Plugin', installations: 1 },
+            { id: 'theme', author: 'atelier', name: 'Theme', installations: 0 },
+          ],
+        },
+      }),
+    ],
+  },
+  {
+    name: "authors: another author's product or key is a 404, as if it did not exist",
+    steps: [
+      author('atelier', 'Atelier'),
+      authorToken('atelier', 't'),
+      product('autre', 'concurrent'),
+      buyer('k', 'autre'),
+      ...[
+        ['GET', '/admin/products/autre/installations'],
+        ['GET', '/admin/products/autre/activity'],
+        ['GET', '/admin/products/inconnu/installations'],
+        ['GET', '/admin/keys/{k}'],
+        ['POST', '/admin/keys/{k}/revoke'],
+        ['POST', '/admin/keys/{k}/regenerate'],
+        ['GET', '/admin/keys/AAAAA-BBBBB-CCCCC-DDDDD-EEEEE'],
+      ].map(([method, path]) => as('t', admin(method, path, undefined, problem(404, 'not-found')))),
+      as('t', admin('POST', '/admin/keys/{k}/transfer', { to: 'vol.fr' }, problem(404, 'not-found'))),
+      as('t', admin('POST', '/admin/keys', { produit: 'autre', kind: 'buyer' }, problem(404, 'not-found'))),
+      // The refused operations changed nothing: the key is alive and binds its first domain.
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      admin('GET', '/admin/keys/{k}', undefined, { status: 200, body: { status: 'active', produit: 'autre' } }),
+    ],
+  },
+  {
+    name: "authors: operator-only routes are a 403 for an author token; another author's tokens a 404",
+    steps: [
+      author('atelier', 'Atelier'),
+      author('concurrent', 'Concurrent'),
+      authorToken('atelier', 't'),
+      authorToken('concurrent', 'c'),
+      as('t', admin('POST', '/admin/purge', undefined, forbidden)),
+      as('t', admin('POST', '/admin/authors', { id: 'pirate', name: 'Pirate' }, forbidden)),
+      as('t', admin('GET', '/admin/authors', undefined, forbidden)),
+      as('t', admin('GET', '/admin/authors/concurrent/tokens', undefined, problem(404, 'not-found'))),
+      as('t', admin('POST', '/admin/authors/concurrent/tokens', undefined, problem(404, 'not-found'))),
+      as('t', admin('DELETE', '/admin/authors/concurrent/tokens/{c_id}', undefined, problem(404, 'not-found'))),
+      // The other author's token still works: the refused DELETE deleted nothing.
+      as(
+        'c',
+        admin('GET', '/admin/me', undefined, {
+          status: 200,
+          body: { role: 'author', author: { id: 'concurrent', name: 'Concurrent', created: at0 } },
+        }),
+      ),
+      admin('GET', '/admin/authors', undefined, { status: 200 }),
+    ],
+  },
+  {
+    name: 'authors: tokens are listed without their secret, oldest first, with their last use',
+    steps: [
+      author('atelier', 'Atelier'),
+      authorToken('atelier', 't', 'boutique'),
+      { advance: 60 },
+      authorToken('atelier', 'u'),
+      admin('GET', '/admin/authors/atelier/tokens', undefined, {
+        status: 200,
+        body: {
+          tokens: [
+            { id: '{t_id}', label: 'boutique', created: at0, lastUsed: null },
+            { id: '{u_id}', label: null, created: '2026-11-22T10:15:00Z', lastUsed: null },
+          ],
+        },
+      }),
+      { advance: 60 },
+      as('t', admin('GET', '/admin/me', undefined, meAtelier)),
+      // Used again within the minute: the last use stays.
+      { advance: 30 },
+      as(
+        't',
+        admin('GET', '/admin/authors/atelier/tokens', undefined, {
+          status: 200,
+          body: {
+            tokens: [
+              { id: '{t_id}', label: 'boutique', created: at0, lastUsed: '2026-11-22T10:16:00Z' },
+              { id: '{u_id}', label: null, created: '2026-11-22T10:15:00Z', lastUsed: null },
+            ],
+          },
+        }),
+      ),
+      admin('POST', '/admin/authors/atelier/tokens', { label: 42 }, problem(400, 'invalid-request')),
+      admin('POST', '/admin/authors/inconnu/tokens', undefined, problem(404, 'not-found')),
+      // An author makes its own tokens too, and the new one is its author's.
+      as('t', authorToken('atelier', 'v', 'portable')),
+      as('v', admin('GET', '/admin/me', undefined, meAtelier)),
+    ],
+  },
+  {
+    name: 'authors: a deleted token is a 401 from then on, like a token never issued',
+    steps: [
+      author('atelier', 'Atelier'),
+      authorToken('atelier', 't'),
+      as('t', admin('GET', '/admin/me', undefined, meAtelier)),
+      as('t', admin('DELETE', '/admin/authors/atelier/tokens/{t_id}', undefined, { status: 204 })),
+      as('t', admin('GET', '/admin/me', undefined, problem(401, 'unauthorized', { 'www-authenticate': 'Bearer' }))),
+      admin('GET', '/admin/authors/atelier/tokens', undefined, { status: 200, body: { tokens: [] } }),
+      admin('DELETE', '/admin/authors/atelier/tokens/{t_id}', undefined, problem(404, 'not-found')),
+      {
+        request: { method: 'GET', path: '/admin/me', auth: `lat_${'A'.repeat(43)}` },
+        expect: problem(401, 'unauthorized'),
+      },
+    ],
+  },
+
+  // ---- Activity (docs/protocol.md#activity) ------------------------------------------------------
+  {
+    name: 'activity: each UTC day counts ok, essai and refusals by motif, days without verdicts included',
+    steps: [
+      author('atelier', 'Atelier'),
+      authorToken('atelier', 't'),
+      as('t', admin('POST', '/admin/products', { id: 'boutique', name: 'Boutique' }, { status: 201 })),
+      as('t', issue('k', { produit: 'boutique', kind: 'buyer' })),
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr', essai: false })),
+      check({ cle: '{k}', url: 'staging.exemple.fr' }, ok({ domaine: 'exemple.fr', essai: true })),
+      check({ cle: '{k}', url: 'autre.fr' }, refused('autre_domaine', { domaine: 'exemple.fr' })),
+      check({ cle: '{k}', url: 'www.exemple.fr', produit: 'boutique' }, ok({ domaine: 'exemple.fr' })),
+      // An unknown key belongs to no product: it is counted nowhere.
+      unknownKey(refused('inconnue', {})),
+      as('t', activity('boutique', '?days=2', [day('2026-11-21'), busyDay])),
+      as('t', activity('boutique', '?days=1', [busyDay])),
+      { advance: 86400 },
+      check({ cle: '{k}', url: 'exemple.fr' }, ok({ domaine: 'exemple.fr' })),
+      as('t', activity('boutique', '?days=3', [day('2026-11-21'), busyDay, day('2026-11-23', { ok: 1 })])),
+      // The default range: 30 days, today (2026-11-23) last.
+      as('t', activity('boutique', '', [...zeroDays('2026-10-25', 28), busyDay, day('2026-11-23', { ok: 1 })])),
+      // The operator sees it too.
+      activity('boutique', '?days=1', [day('2026-11-23', { ok: 1 })]),
+    ],
+  },
+  {
+    name: 'activity: days is a whole number from 1 to 366',
+    steps: [
+      product('theme'),
+      admin('GET', '/admin/products/theme/activity?days=366', undefined, { status: 200, body: { product: 'theme' } }),
+      ...['0', '367', '-1', 'x', '1.5'].map((days) =>
+        admin('GET', `/admin/products/theme/activity?days=${days}`, undefined, problem(400, 'invalid-request')),
+      ),
+      admin('GET', '/admin/products/inconnu/activity?days=30', undefined, problem(404, 'not-found')),
+    ],
+  },
 ];
 
 const file = {
   covers:
-    'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API. Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
+    'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API, its authors and author tokens (docs/protocol.md#authors: what a token of one author reaches, 403 and 404) and the activity of a product per UTC day (docs/protocol.md#activity). Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
   consumers: ['apps/koa-server (Koa over loopback)', 'apps/lambda (the local runner)'],
   notes: [
     `clockStart: ${T0} (2026-11-22T10:14:00Z). A step {"advance": N} moves the service clock N seconds.`,
-    'A request step: {request: {method, path, headers?, body? | raw? (+ rawRepeat {text, times} appended, then rawEnd), auth?}, expect, save?, repeat?}.',
-    "Defaults for /api/ paths: headers content-type: application/json and user-agent: VectorTest/1.0 (+https://exemple.fr); a header given as null is removed. A `body` is sent as JSON text. For /admin/ paths: Authorization: Bearer <the runner's admin token> unless `auth` is given (a token, or null for none).",
-    'Placeholders in paths and string values: {name} is a saved value (save: {name: "cle"} keeps the `cle` field of the response body); {name:lower} its lower-case form; {name:bare} without dashes.',
-    'expect: status (exact); problem: the last path segment of the problem `type` URI (body is application/problem+json with type, title, status, detail); headers: lower-case name to exact value or "*present*"; donnees: the listed fields must have these values; body: the listed fields of the JSON body must deep-equal these (arrays compared whole). Every 200 of /api/ must also be an envelope that verifies with the service public key for the request\'s host (and produit/nonce when sent).',
+    'A request step: {request: {method, path, headers?, body? | raw? (+ rawRepeat {text, times} appended, then rawEnd), auth?}, expect, save?, repeat?}. A `path` may end with a query string (`?days=2`), sent as it is.',
+    "Defaults for /api/ paths: headers content-type: application/json and user-agent: VectorTest/1.0 (+https://exemple.fr); a header given as null is removed. A `body` is sent as JSON text. For /admin/ paths: Authorization: Bearer <the runner's admin token> unless `auth` is given (a token, or null for none); `auth` may be a placeholder, {t} for the author token saved as t.",
+    'Placeholders in paths, `auth`, header values and the string values of a request `body` or an expected `body`: {name} is a saved value (save: {name: "cle"} keeps the `cle` field of the response body, a string); {name:lower} its lower-case form; {name:bare} without dashes.',
+    "Secrets: the values saved from a `cle` field (licence keys) or a `token` field (author tokens), and the runner's admin token, must appear in no log line of the server, in any spelling (docs/protocol.md#privacy).",
+    'expect: status (exact); problem: the last path segment of the problem `type` URI (body is application/problem+json with type, title, status, detail); headers: lower-case name to exact value or "*present*"; donnees: the listed fields must have these values; body: the listed fields of the JSON body must deep-equal these (arrays and objects compared whole; a 204 has no body to list). Every 200 of /api/ must also be an envelope that verifies with the service public key for the request\'s host (and produit/nonce when sent).',
     'repeat: N runs the same step N times, each with the same expectation.',
   ],
   clockStart: T0,

@@ -7,16 +7,14 @@ import type { LoggedVectorTarget } from './vector-target.js';
 /**
  * One case of http.json against a running server, whatever its backend and adapter: every step as
  * the vector says (vector-runner.ts, every /api/ 200 verified), and docs/protocol.md#privacy: no
- * key the case was issued, and not the admin token, in any log line. For vitest suites only (vitest
- * is external to this package's build: the caller's own copy runs the assertions).
+ * key or author token the case was issued, and not the admin token, in any log line. For vitest
+ * suites only (vitest is external to this package's build: the caller's own copy runs the
+ * assertions).
  */
 export async function expectHttpCase(vector: HttpCase, server: LoggedVectorTarget): Promise<void> {
-  const { failures, saved } = await runHttpCase(vector, server);
+  const { failures, secrets: issued } = await runHttpCase(vector, server);
   expect(failures).toEqual([]);
-  const secrets = [
-    ...[...saved.values()].flatMap(keySpellings),
-    ...(server.adminToken === null ? [] : [server.adminToken]),
-  ];
+  const secrets = [...issued.flatMap(keySpellings), ...(server.adminToken === null ? [] : [server.adminToken])];
   expect(server.lines.length).toBeGreaterThan(0);
   expect(linesHolding(server.lines, secrets)).toEqual([]);
 }

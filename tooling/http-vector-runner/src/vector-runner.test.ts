@@ -60,6 +60,15 @@ loopbackServerForFile(
       );
       return;
     }
+    if (request.url === '/admin/authors/atelier/tokens' && request.method === 'POST') {
+      answer(response, 201, { 'content-type': 'application/json' }, '{"id":"tok_one","token":"lat_secret-one"}');
+      return;
+    }
+    if (request.url === '/admin/me') {
+      const seen = request.headers.authorization ?? '';
+      answer(response, 200, { 'content-type': 'application/json' }, JSON.stringify({ seen, id: 'tok_one' }));
+      return;
+    }
     const problem = {
       type: 'https://licence.dev/problems/not-found',
       title: 'Not found',
@@ -128,6 +137,16 @@ describe('buildRequest', () => {
     ).toBe('Bearer other');
   });
 
+  it('sends a saved author token named by `auth` (docs/protocol.md#authors)', () => {
+    const saved = new Map([['t', 'lat_saved-token']]);
+    expect(buildRequest({ method: 'GET', path: '/admin/me', auth: '{t}' }, saved, 'tok').headers.authorization).toBe(
+      'Bearer lat_saved-token',
+    );
+    expect(() => buildRequest({ method: 'GET', path: '/admin/me', auth: '{u}' }, saved, 'tok')).toThrow(
+      'placeholder {u} names nothing saved yet',
+    );
+  });
+
   it('builds raw bodies: raw, then rawRepeat, then rawEnd', () => {
     const sent = buildRequest(
       { method: 'POST', path: '/api/licence', raw: '{"a":"', rawRepeat: { text: 'x', times: 3 }, rawEnd: '"}' },
@@ -183,6 +202,34 @@ describe('checkAnswer and checkEnvelope', () => {
 });
 
 describe('runHttpCase against a real server on loopback', () => {
+  it('saves fields, fills expected bodies with them, and counts only cle and token as secrets', async () => {
+    const vector: HttpCase = {
+      name: 'synthetic tokens',
+      steps: [
+        {
+          request: { method: 'POST', path: '/admin/authors/atelier/tokens', body: { label: 'x' } },
+          expect: { status: 201, body: { id: 'tok_one' } },
+          save: { t: 'token', t_id: 'id' },
+        },
+        {
+          request: { method: 'GET', path: '/admin/me', auth: '{t}' },
+          expect: { status: 200, body: { seen: 'Bearer lat_secret-one', id: '{t_id}' } },
+        },
+        {
+          request: { method: 'GET', path: '/admin/me', auth: '{t}' },
+          expect: { status: 200, body: { id: 'tok_{t_id}' } },
+        },
+      ],
+    };
+    const { failures, saved, secrets } = await runHttpCase(vector, target());
+    expect(failures).toEqual(['step 3 (GET /admin/me): body.id: "tok_one", expected "tok_tok_one"']);
+    expect([...saved.entries()]).toEqual([
+      ['t', 'lat_secret-one'],
+      ['t_id', 'tok_one'],
+    ]);
+    expect(secrets).toEqual(['lat_secret-one']);
+  });
+
   it('passes a case the server answers as the vector says, and sends what the vector says', async () => {
     const vector = vectorNamed('an unknown path is 404');
     const { failures } = await runHttpCase(vector, target());

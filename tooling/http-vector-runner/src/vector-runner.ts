@@ -9,7 +9,8 @@ import type { VectorTarget } from './vector-target.js';
 /**
  * Runs one case of packages/vectors/cases/http.json against a running server (any `VectorTarget`:
  * Koa, the Lambda handler behind its local runner), as the file's
- * `notes` define it: defaults, placeholders, `save`, `repeat`, `advance`, and the expectations.
+ * `notes` define it: defaults, placeholders (in paths, `auth`, headers, bodies sent and expected),
+ * `save`, `repeat`, `advance`, and the expectations.
  * It returns every mismatch as one readable line (empty: the case passed), so a failing vector
  * names its step and what differed instead of stopping at the first assertion.
  */
@@ -68,7 +69,9 @@ export function buildRequest(
     headers['content-type'] = 'application/json';
     headers['user-agent'] = PRODUCT_UA;
   } else if (path.startsWith('/admin/') || path === '/admin') {
-    const token = request.auth === undefined ? adminToken : request.auth;
+    // `auth` may name a saved author token ({t}: docs/protocol.md#authors), as the notes say.
+    const token =
+      request.auth === undefined ? adminToken : request.auth === null ? null : substitute(request.auth, saved);
     if (token !== null) headers.authorization = `Bearer ${token}`;
     // A JSON `body` is JSON text: say so, as any admin client would
     // (docs/protocol.md#administration: JSON in).
@@ -169,13 +172,50 @@ export function checkEnvelope(body: unknown, sent: { readonly json: unknown }, p
 export interface CaseResult {
   /** Every mismatch, each naming its step; empty when the case passed. */
   readonly failures: readonly string[];
-  /** The values saved by the case (the keys it was issued), to look for them in the logs. */
+  /** Every value saved by the case, by name (keys, author tokens, token ids). */
   readonly saved: ReadonlyMap<string, string>;
+  /**
+   * The saved values that are secrets (notes of http.json): those of a `cle` or `token` field, the
+   * keys and the author tokens the case was issued, to look for them in the logs.
+   */
+  readonly secrets: readonly string[];
+}
+
+/** The fields whose values must never reach a log line (docs/protocol.md#privacy). */
+const SECRET_FIELDS: ReadonlySet<string> = new Set(['cle', 'token']);
+
+/** The expectation with its placeholders filled in: the string values of `body` (notes of http.json). */
+function expectationOf(expected: HttpVectorExpect, saved: ReadonlyMap<string, string>): HttpVectorExpect {
+  if (expected.body === undefined) return expected;
+  const body = substituteDeep(expected.body, saved);
+  return isRecord(body) ? { ...expected, body } : expected;
+}
+
+/** Keeps the `save` fields of an answer; the failures say which could not be saved. */
+function saveFields(
+  save: Readonly<Record<string, string>>,
+  text: string,
+  saved: Map<string, string>,
+  secrets: string[],
+): string[] {
+  const failures: string[] = [];
+  const body = parseJson(text);
+  for (const [name, field] of Object.entries(save)) {
+    const value = isRecord(body) ? body[field] : undefined;
+    if (typeof value !== 'string') {
+      failures.push(`cannot save ${name}: no string field ${field}`);
+      continue;
+    }
+    saved.set(name, value);
+    if (SECRET_FIELDS.has(field)) secrets.push(value);
+  }
+  return failures;
 }
 
 /** Runs every step of `vector` on `server`. */
 export async function runHttpCase(vector: HttpCase, server: VectorTarget): Promise<CaseResult> {
   const saved = new Map<string, string>();
+  const secrets: string[] = [];
   const failures: string[] = [];
   for (const [index, step] of vector.steps.entries()) {
     if ('advance' in step) {
@@ -191,16 +231,12 @@ export async function runHttpCase(vector: HttpCase, server: VectorTarget): Promi
         ...(sent.body === undefined ? {} : { body: sent.body }),
       });
       const label = `step ${index + 1} (${sent.method} ${step.request.path}${step.repeat === undefined ? '' : `, round ${round + 1}`})`;
+      const expected = expectationOf(step.expect, saved);
       failures.push(
-        ...checkAnswer(step.expect, answer, sent, server.publicKey).map((failure) => `${label}: ${failure}`),
+        ...checkAnswer(expected, answer, sent, server.publicKey).map((failure) => `${label}: ${failure}`),
+        ...saveFields(step.save ?? {}, answer.text, saved, secrets).map((failure) => `${label}: ${failure}`),
       );
-      for (const [name, field] of Object.entries(step.save ?? {})) {
-        const body = parseJson(answer.text);
-        const value = isRecord(body) ? body[field] : undefined;
-        if (typeof value !== 'string') failures.push(`${label}: cannot save ${name}: no string field ${field}`);
-        else saved.set(name, value);
-      }
     }
   }
-  return { failures, saved };
+  return { failures, saved, secrets };
 }
