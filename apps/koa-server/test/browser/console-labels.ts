@@ -1,0 +1,268 @@
+/**
+ * The console's accessible names the browser tests find things by, in English and French: what a
+ * user (or a screen reader) reads, written out here rather than imported from the console's
+ * catalogs, so a string that changes by mistake fails a test.
+ */
+
+export type Lang = 'en' | 'fr';
+
+export interface Labels {
+  readonly appName: string;
+  readonly token: string;
+  readonly signInTitle: string;
+  readonly signIn: string;
+  readonly signOut: string;
+  readonly unauthorized: string;
+  /** A 404 in the alert region: the sentence, then the server's detail when it gave one. */
+  readonly notFound: RegExp;
+  readonly forbiddenTitle: string;
+  readonly missingTitle: string;
+  readonly navLabel: string;
+  readonly navProducts: string;
+  readonly navKeys: string;
+  readonly navAuthors: string;
+  readonly navTokens: string;
+  readonly navPurge: string;
+  readonly signedInOperator: string;
+  signedInAuthor(name: string): string;
+  readonly productsTitle: string;
+  readonly productsCaption: string;
+  readonly productId: string;
+  readonly productName: string;
+  readonly productAuthor: string;
+  readonly productInstallations: string;
+  readonly createProduct: string;
+  productCreated(id: string): string;
+  productTitle(id: string): string;
+  readonly kind: string;
+  readonly kindBuyer: string;
+  readonly sites: string;
+  readonly issueKey: string;
+  readonly newKey: string;
+  readonly newToken: string;
+  readonly copy: string;
+  readonly done: string;
+  /** Either message of the Copy button: copied, or selected for Ctrl+C. */
+  readonly copiedOrSelected: RegExp;
+  installationsCount(count: number): string;
+  installationsCaption(id: string): string;
+  /** The installations table's first column: the key's hint. */
+  readonly keyColumn: string;
+  readonly exportCsv: string;
+  chartTitle(id: string, days: number): string;
+  activityCaption(id: string, days: number): string;
+  periodDays(days: number): string;
+  readonly outcomeOk: string;
+  readonly outcomeEssai: string;
+  readonly outcomeRevocation: string;
+  readonly total: string;
+  readonly keysTitle: string;
+  readonly licenceKey: string;
+  readonly findKey: string;
+  keyTitle(hint: string): string;
+  readonly statusActive: string;
+  readonly statusRevoked: string;
+  readonly domainsCaption: string;
+  readonly domain: string;
+  /** The notice of a revocation; its date is in the reader's time zone and language. */
+  keyRevoked(hint: string): RegExp;
+  readonly revoke: string;
+  readonly revokeTitle: string;
+  readonly revokeReason: string;
+  readonly revokeConfirm: string;
+  readonly authorsTitle: string;
+  readonly authorId: string;
+  readonly authorName: string;
+  readonly addAuthor: string;
+  authorAdded(id: string): string;
+  tokensOf(id: string): string;
+  readonly myTokens: string;
+  readonly tokensCaption: string;
+  readonly tokenLabel: string;
+  readonly createToken: string;
+  deleteToken(name: string): string;
+  readonly deleteTokenConfirm: string;
+  tokenDeleted(name: string): string;
+  readonly purgeTitle: string;
+  readonly purge: string;
+  readonly purgeConfirm: string;
+  purgeDone(erased: number): string;
+}
+
+const en: Labels = {
+  appName: 'Licence console',
+  token: 'Token',
+  signInTitle: 'Sign in',
+  signIn: 'Sign in',
+  signOut: 'Sign out',
+  unauthorized: 'This token was not accepted. Sign in again.',
+  notFound: /^Not found\.( Detail: .+)?$/,
+  forbiddenTitle: 'Not allowed',
+  missingTitle: 'Page not found',
+  navLabel: 'Main',
+  navProducts: 'Products',
+  navKeys: 'Keys',
+  navAuthors: 'Authors',
+  navTokens: 'My tokens',
+  navPurge: 'Request log',
+  signedInOperator: 'Signed in as the operator',
+  signedInAuthor: (name) => `Signed in as ${name}`,
+  productsTitle: 'Products',
+  productsCaption: 'Your products',
+  productId: 'Product id',
+  productName: 'Name',
+  productAuthor: 'Author',
+  productInstallations: 'Installations',
+  createProduct: 'Create the product',
+  productCreated: (id) => `Product ${id} created.`,
+  productTitle: (id) => `Product ${id}`,
+  kind: 'Kind',
+  kindBuyer: 'Buyer',
+  sites: 'Sites',
+  issueKey: 'Issue the key',
+  newKey: 'New key',
+  newToken: 'New token',
+  copy: 'Copy',
+  done: 'Done',
+  copiedOrSelected:
+    /^(Copied to the clipboard\.|The text is selected: press Ctrl\+C \(Cmd\+C on a Mac\) to copy it\.)$/,
+  installationsCount: (count) => `Installations: ${count}`,
+  installationsCaption: (id) => `Keys and bound domains of ${id}`,
+  keyColumn: 'Key',
+  exportCsv: 'Export as CSV',
+  chartTitle: (id, days) => `Verdicts per day for ${id}, last ${days} days`,
+  activityCaption: (id, days) => `Verdicts per day for ${id}, last ${days} days (UTC days)`,
+  periodDays: (days) => `${days} days`,
+  outcomeOk: 'Valid',
+  outcomeEssai: 'Test or development',
+  outcomeRevocation: 'Revoked',
+  total: 'Total',
+  keysTitle: 'Keys',
+  licenceKey: 'Licence key',
+  findKey: 'Find the key',
+  keyTitle: (hint) => `Key …${hint}`,
+  statusActive: 'Active',
+  statusRevoked: 'Revoked',
+  domainsCaption: 'Domains bound to this key',
+  domain: 'Domain',
+  keyRevoked: (hint) => new RegExp(`^Key …${hint} revoked \\(.+\\)\\.$`),
+  revoke: 'Revoke',
+  revokeTitle: 'Revoke this key?',
+  revokeReason: 'Reason (optional, for your records)',
+  revokeConfirm: 'Revoke the key',
+  authorsTitle: 'Authors',
+  authorId: 'Author id',
+  authorName: 'Name',
+  addAuthor: 'Add the author',
+  authorAdded: (id) => `Author ${id} added.`,
+  tokensOf: (id) => `Tokens of ${id}`,
+  myTokens: 'My tokens',
+  tokensCaption: 'Tokens',
+  tokenLabel: 'Label',
+  createToken: 'Create the token',
+  deleteToken: (name) => `Delete the token ${name}`,
+  deleteTokenConfirm: 'Delete the token',
+  tokenDeleted: (name) => `Token ${name} deleted.`,
+  purgeTitle: 'Request log',
+  purge: 'Purge old entries',
+  purgeConfirm: 'Purge',
+  purgeDone: (erased) => `Entries erased: ${erased}.`,
+};
+
+// French typography: a no-break space (U+00A0) before « : », « ? » and « ! ».
+const nbsp = '\u00a0';
+
+const fr: Labels = {
+  appName: 'Console des licences',
+  token: 'Jeton',
+  signInTitle: 'Connexion',
+  signIn: 'Se connecter',
+  signOut: 'Se déconnecter',
+  unauthorized: 'Ce jeton n’a pas été accepté. Connectez-vous à nouveau.',
+  notFound: new RegExp(`^Introuvable\\.( Détail${nbsp}: .+)?$`),
+  forbiddenTitle: 'Action non autorisée',
+  missingTitle: 'Page introuvable',
+  navLabel: 'Principale',
+  navProducts: 'Produits',
+  navKeys: 'Clés',
+  navAuthors: 'Auteurs',
+  navTokens: 'Mes jetons',
+  navPurge: 'Journal des requêtes',
+  signedInOperator: 'Connecté en tant qu’opérateur',
+  signedInAuthor: (name) => `Connecté en tant que ${name}`,
+  productsTitle: 'Produits',
+  productsCaption: 'Vos produits',
+  productId: 'Identifiant du produit',
+  productName: 'Nom',
+  productAuthor: 'Auteur',
+  productInstallations: 'Installations',
+  createProduct: 'Créer le produit',
+  productCreated: (id) => `Produit ${id} créé.`,
+  productTitle: (id) => `Produit ${id}`,
+  kind: 'Type',
+  kindBuyer: 'Acheteur',
+  sites: 'Sites',
+  issueKey: 'Émettre la clé',
+  newKey: 'Nouvelle clé',
+  newToken: 'Nouveau jeton',
+  copy: 'Copier',
+  done: 'Terminé',
+  copiedOrSelected: new RegExp(
+    `^(Copié dans le presse-papiers\\.|Le texte est sélectionné${nbsp}: appuyez sur Ctrl\\+C \\(Cmd\\+C sur un Mac\\) pour le copier\\.)$`,
+  ),
+  installationsCount: (count) => `Installations${nbsp}: ${count}`,
+  installationsCaption: (id) => `Clés et domaines liés de ${id}`,
+  keyColumn: 'Clé',
+  exportCsv: 'Exporter en CSV',
+  chartTitle: (id, days) => `Verdicts par jour pour ${id}, ${days} derniers jours`,
+  activityCaption: (id, days) => `Verdicts par jour pour ${id}, ${days} derniers jours (jours UTC)`,
+  periodDays: (days) => `${days} jours`,
+  outcomeOk: 'Valide',
+  outcomeEssai: 'Test ou développement',
+  outcomeRevocation: 'Révoquée',
+  total: 'Total',
+  keysTitle: 'Clés',
+  licenceKey: 'Clé de licence',
+  findKey: 'Trouver la clé',
+  keyTitle: (hint) => `Clé …${hint}`,
+  statusActive: 'Active',
+  statusRevoked: 'Révoquée',
+  domainsCaption: 'Domaines liés à cette clé',
+  domain: 'Domaine',
+  keyRevoked: (hint) => new RegExp(`^Clé …${hint} révoquée \\(.+\\)\\.$`),
+  revoke: 'Révoquer',
+  revokeTitle: `Révoquer cette clé${nbsp}?`,
+  revokeReason: 'Motif (facultatif, pour vos archives)',
+  revokeConfirm: 'Révoquer la clé',
+  authorsTitle: 'Auteurs',
+  authorId: 'Identifiant de l’auteur',
+  authorName: 'Nom',
+  addAuthor: 'Ajouter l’auteur',
+  authorAdded: (id) => `Auteur ${id} ajouté.`,
+  tokensOf: (id) => `Jetons de ${id}`,
+  myTokens: 'Mes jetons',
+  tokensCaption: 'Jetons',
+  tokenLabel: 'Libellé',
+  createToken: 'Créer le jeton',
+  deleteToken: (name) => `Supprimer le jeton ${name}`,
+  deleteTokenConfirm: 'Supprimer le jeton',
+  tokenDeleted: (name) => `Jeton ${name} supprimé.`,
+  purgeTitle: 'Journal des requêtes',
+  purge: 'Purger les anciennes entrées',
+  purgeConfirm: 'Purger',
+  purgeDone: (erased) => `Entrées supprimées${nbsp}: ${erased}.`,
+};
+
+export function labelsOf(lang: Lang): Labels {
+  return lang === 'fr' ? fr : en;
+}
+
+/**
+ * The plain-text labels of the other language that differ from this one's: none of them may show
+ * on a page in `lang` (no French left in the English page, no English in the French one).
+ */
+export function foreignLabels(lang: Lang): string[] {
+  const own = new Set(Object.values(labelsOf(lang)).filter((value) => typeof value === 'string'));
+  const other = labelsOf(lang === 'fr' ? 'en' : 'fr');
+  return Object.values(other).filter((value): value is string => typeof value === 'string' && !own.has(value));
+}
