@@ -51,8 +51,16 @@ const hostOf = Array.from(
 const ipv4 = () =>
   `${1 + Math.floor(rand() * 223)}.${Math.floor(rand() * 256)}.${Math.floor(rand() * 256)}.${Math.floor(rand() * 256)}`;
 
-/** 80% of calls come from a known key (its host), 20% from unknown keys (key null). */
+/**
+ * 80% of calls come from a known key (its host; mostly `ok`, some `essai` and `autre_domaine`,
+ * counted for its product: docs/protocol.md#activity), 20% from unknown keys (key null, `inconnue`,
+ * counted nowhere).
+ */
 function* entries(keyIds) {
+  const knownOutcome = () => {
+    const r = rand();
+    return r < 0.95 ? 'ok' : r < 0.98 ? 'essai' : 'autre_domaine';
+  };
   for (let i = 0; i < ROWS; i += 1) {
     const k = Math.floor(rand() * KEYS);
     const known = rand() < 0.8;
@@ -61,6 +69,8 @@ function* entries(keyIds) {
       keyId: known ? keyIds[k] : null,
       host: known ? hostOf[k] : `${pick(words)}${Math.floor(rand() * 1e5)}.${pick(tlds)}`,
       ip: ipv4(),
+      outcome: known ? knownOutcome() : 'inconnue',
+      produit: known ? 'theme' : null,
     };
   }
 }
