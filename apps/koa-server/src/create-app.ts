@@ -51,7 +51,7 @@ export function createApp(options: CreateAppOptions): Koa {
       await next();
     } catch (error) {
       logger.error({ method: ctx.method, err: describeError(error) }, 'unhandled error');
-      applyServiceResponse(ctx, internalErrorResponse());
+      applyServiceResponse(ctx, internalErrorResponse(ctx.path));
     }
   });
   app.use(

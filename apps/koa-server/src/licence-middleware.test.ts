@@ -163,6 +163,12 @@ describe('faults', () => {
       detail: 'an internal error occurred',
     });
     expect(lines.some((line) => line.includes('store exploded') && line.includes('"level":50'))).toBe(true);
+    // docs/protocol.md#request: every answer of the public endpoint, a fault's too, is readable
+    // cross-origin; elsewhere no CORS header is added.
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const admin = await fetch(`${url}/admin/products`);
+    expect(admin.status).toBe(500);
+    expect(admin.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
 

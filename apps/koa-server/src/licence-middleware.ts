@@ -62,7 +62,7 @@ export function licenceMiddleware(service: Service, options: LicenceMiddlewareOp
       // Koa's HTML page. Only the error's name and message are logged: never the request (it may
       // hold a key).
       logger.error({ method: ctx.method, route, err: describeError(error) }, 'request failed');
-      applyServiceResponse(ctx, internalErrorResponse());
+      applyServiceResponse(ctx, internalErrorResponse(ctx.path));
     }
     if (oversized) {
       // The rest of the body is being drained (read-body.ts); end the connection with the answer.
