@@ -70,6 +70,22 @@ export interface Labels {
   readonly revokeTitle: string;
   readonly revokeReason: string;
   readonly revokeConfirm: string;
+  readonly statusRegenerated: string;
+  readonly statusTransferred: string;
+  readonly regenerate: string;
+  readonly regenerateTitle: string;
+  readonly regenerateConfirm: string;
+  readonly keyRegenerated: string;
+  readonly transfer: string;
+  readonly transferTitle: string;
+  readonly transferFrom: string;
+  readonly transferTo: string;
+  readonly transferConfirm: string;
+  readonly keyTransferred: string;
+  /** The Cancel button of every confirmation dialog. */
+  readonly cancel: string;
+  /** The warning under a key or token shown once. */
+  readonly onceWarning: string;
   readonly authorsTitle: string;
   readonly authorId: string;
   readonly authorName: string;
@@ -150,6 +166,20 @@ const en: Labels = {
   revokeTitle: 'Revoke this key?',
   revokeReason: 'Reason (optional, for your records)',
   revokeConfirm: 'Revoke the key',
+  statusRegenerated: 'Regenerated',
+  statusTransferred: 'Transferred',
+  regenerate: 'Regenerate',
+  regenerateTitle: 'Regenerate this key?',
+  regenerateConfirm: 'Regenerate the key',
+  keyRegenerated: 'Key regenerated. Copy the new key now: it will not be shown again.',
+  transfer: 'Transfer',
+  transferTitle: 'Transfer this key?',
+  transferFrom: 'Domain to remove',
+  transferTo: 'Domain to add',
+  transferConfirm: 'Transfer the key',
+  keyTransferred: 'Key transferred. Copy the new key now: it will not be shown again.',
+  cancel: 'Cancel',
+  onceWarning: 'It will not be shown again: copy it now and keep it safe.',
   authorsTitle: 'Authors',
   authorId: 'Author id',
   authorName: 'Name',
@@ -234,6 +264,20 @@ const fr: Labels = {
   revokeTitle: `Révoquer cette clé${nbsp}?`,
   revokeReason: 'Motif (facultatif, pour vos archives)',
   revokeConfirm: 'Révoquer la clé',
+  statusRegenerated: 'Régénérée',
+  statusTransferred: 'Transférée',
+  regenerate: 'Régénérer',
+  regenerateTitle: `Régénérer cette clé${nbsp}?`,
+  regenerateConfirm: 'Régénérer la clé',
+  keyRegenerated: `Clé régénérée. Copiez la nouvelle clé maintenant${nbsp}: elle ne sera plus affichée.`,
+  transfer: 'Transférer',
+  transferTitle: `Transférer cette clé${nbsp}?`,
+  transferFrom: 'Domaine à retirer',
+  transferTo: 'Domaine à ajouter',
+  transferConfirm: 'Transférer la clé',
+  keyTransferred: `Clé transférée. Copiez la nouvelle clé maintenant${nbsp}: elle ne sera plus affichée.`,
+  cancel: 'Annuler',
+  onceWarning: `Cette valeur ne sera plus affichée${nbsp}: copiez-la maintenant et gardez-la en lieu sûr.`,
   authorsTitle: 'Auteurs',
   authorId: 'Identifiant de l’auteur',
   authorName: 'Nom',

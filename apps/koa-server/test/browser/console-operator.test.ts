@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { addProduct, issueKey, revokeKey } from './api-setup.js';
 import { browserSkipReason } from './browser.js';
 import {
+  type ConsoleTab,
   checkPage,
   closeClean,
   goTo,
@@ -12,7 +13,77 @@ import {
   waitForStatus,
 } from './console-page.js';
 import { admin, adminOk, askVerdict } from './console-server.js';
-import { consoleSuite } from './console-suite.js';
+import { type ConsoleSuite, consoleSuite } from './console-suite.js';
+
+/** A licence key as the service writes it: five groups of five (docs/protocol.md#key-normalisation). */
+const KEY_SHAPE = /^[0-9A-Z]{5}(-[0-9A-Z]{5}){4}$/;
+/** The same shape anywhere in a text, in either case. */
+const KEY_ANYWHERE = /[0-9A-Z]{5}(-[0-9A-Z]{5}){4}/i;
+
+/** Finds a key on the Keys page, as the operator pastes it, and waits for its details. */
+async function findKey(tab: ConsoleTab, key: { readonly cle: string; readonly hint: string }): Promise<void> {
+  const { page, ui } = tab;
+  await goTo(tab, '#/keys', ui.keysTitle);
+  await page.getByLabel(ui.licenceKey, { exact: true }).fill(key.cle);
+  await page.getByRole('button', { name: ui.findKey, exact: true }).click();
+  await page.getByRole('heading', { level: 2, name: ui.keyTitle(key.hint), exact: true }).waitFor();
+}
+
+/**
+ * The new key of a regeneration or a transfer, shown once: it has the focus, its warning is read
+ * with it (aria-describedby), and it is a key unlike the old one. Its value, remembered as a secret.
+ */
+async function readShownKey(tab: ConsoleTab, suite: ConsoleSuite, oldKey: string): Promise<string> {
+  const { page, ui } = tab;
+  const shown = page.getByRole('textbox', { name: ui.newKey, exact: true });
+  await shown.waitFor();
+  const cle = await shown.inputValue();
+  suite.secrets.keys.push(cle);
+  // Tested, never printed.
+  expect(KEY_SHAPE.test(cle)).toBe(true);
+  expect(cle === oldKey).toBe(false);
+  expect(await shown.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true);
+  expect(await shown.getAttribute('readonly')).not.toBeNull();
+  await page.getByText(ui.onceWarning, { exact: true }).waitFor();
+  const warningId = await shown.getAttribute('aria-describedby');
+  expect(await page.locator(`[id="${warningId ?? ''}"]`).textContent()).toBe(ui.onceWarning);
+  return cle;
+}
+
+/**
+ * After "Done": the new key is gone from the page (its text, its markup, every field's value), and
+ * neither storage of the tab holds a licence key (docs/protocol.md#console). Booleans only: a
+ * failing assertion prints its values, and a key must never be printed.
+ */
+async function expectShownOnce(tab: ConsoleTab, newKey: string, oldKey: string): Promise<void> {
+  const { page, ui } = tab;
+  await page.getByRole('button', { name: ui.done, exact: true }).click();
+  expect(await page.getByRole('textbox', { name: ui.newKey, exact: true }).count()).toBe(0);
+  // The pressed button is gone: the focus goes to the page's title, not back to the document's start.
+  expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');
+  const state = await page.evaluate<{ text: string; html: string; fields: string[]; stored: string[] }>(
+    `({
+      text: [document.body.innerText, document.body.textContent].join(' '),
+      html: document.documentElement.outerHTML,
+      fields: [...document.querySelectorAll('input, textarea, select')].map((field) => field.value),
+      stored: [...Object.values(sessionStorage), ...Object.values(localStorage)],
+    })`,
+  );
+  const forms = (cle: string) => [
+    cle,
+    cle.toLowerCase(),
+    cle.replaceAll('-', ''),
+    cle.replaceAll('-', '').toLowerCase(),
+  ];
+  expect({
+    inText: forms(newKey).some((form) => state.text.includes(form)),
+    inMarkup: forms(newKey).some((form) => state.html.includes(form)),
+    inAField: state.fields.some((value) => forms(newKey).some((form) => value.includes(form))),
+    stored: state.stored.some(
+      (value) => KEY_ANYWHERE.test(value) || [...forms(newKey), ...forms(oldKey)].some((form) => value.includes(form)),
+    ),
+  }).toEqual({ inText: false, inMarkup: false, inAField: false, stored: false });
+}
 
 /**
  * The operator's flows in the console, in English on a desktop window, against the real server
@@ -210,6 +281,97 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as the operator
     const verdict = await askVerdict(suite.server, key.cle, 'https://www.exemple.fr/');
     expect(verdict.status).toBe(200);
     expect(verdict.body?.donnees).toMatchObject({ ok: false, motif: 'revocation' });
+    await closeClean(tab, suite.secrets);
+  });
+
+  test('regenerates a key after a confirmation: the new key shown once, bound to the same domain', async () => {
+    await addProduct(suite, 'regen-theme', 'atelier');
+    const key = await issueKey(suite, 'regen-theme');
+    expect((await askVerdict(suite.server, key.cle, 'https://www.exemple.fr/')).body?.donnees).toMatchObject({
+      ok: true,
+    });
+
+    const tab = await openConsole(suite.browser, suite.server, 'en');
+    const { page, ui } = tab;
+    await signIn(tab, suite.server.operatorToken);
+    await findKey(tab, key);
+    const regenerate = page.getByRole('button', { name: ui.regenerate, exact: true });
+    const dialog = page.getByRole('dialog', { name: ui.regenerateTitle, exact: true });
+    const focused = (locator: typeof dialog) =>
+      locator.evaluate((element) => element === element.ownerDocument.activeElement);
+
+    // Cancel first: the focus is in the dialog (on Cancel: Enter alone never regenerates), and
+    // goes back to the button that opened it; the key is untouched.
+    await regenerate.click();
+    await dialog.waitFor();
+    expect(await dialog.evaluate((element) => element.contains(element.ownerDocument.activeElement))).toBe(true);
+    expect(await focused(dialog.getByRole('button', { name: ui.cancel, exact: true }))).toBe(true);
+    await checkPage(tab, 'en-key-regenerate-dialog');
+    await dialog.getByRole('button', { name: ui.cancel, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await focused(regenerate)).toBe(true);
+    expect(await page.getByRole('definition').allTextContents()).toContain(ui.statusActive);
+
+    await regenerate.click();
+    await dialog.getByRole('button', { name: ui.regenerateConfirm, exact: true }).click();
+    await waitForStatus(page, ui.keyRegenerated);
+    const cle = await readShownKey(tab, suite, key.cle);
+    // The old key, still on the page: replaced, with no action left.
+    await expect.poll(() => page.getByRole('definition').allTextContents()).toContain(ui.statusRegenerated);
+    expect(await regenerate.count()).toBe(0);
+    await checkPage(tab, 'en-key-regenerated');
+    await expectShownOnce(tab, cle, key.cle);
+    await checkPage(tab, 'en-key-regenerated-done');
+
+    // The domain carried over to the new key before it was ever used (a fresh key would bind any).
+    const view = await adminOk(suite.server, suite.server.operatorToken, 'GET', `/admin/keys/${cle}`);
+    expect(view).toMatchObject({ produit: 'regen-theme', status: 'active', domains: [{ domain: 'exemple.fr' }] });
+    const old = await askVerdict(suite.server, key.cle, 'https://www.exemple.fr/');
+    expect(old.status).toBe(200);
+    expect(old.body?.donnees).toMatchObject({ ok: false, motif: 'regeneration' });
+    const fresh = await askVerdict(suite.server, cle, 'https://www.exemple.fr/');
+    expect(fresh.status).toBe(200);
+    expect(fresh.body?.donnees).toMatchObject({ ok: true, motif: '', domaine: 'exemple.fr' });
+    await closeClean(tab, suite.secrets);
+  });
+
+  test('transfers a key to another domain after a confirmation: the new key shown once', async () => {
+    await addProduct(suite, 'transfer-theme', 'atelier');
+    const key = await issueKey(suite, 'transfer-theme');
+    expect((await askVerdict(suite.server, key.cle, 'https://www.exemple.fr/')).body?.donnees).toMatchObject({
+      ok: true,
+    });
+
+    const tab = await openConsole(suite.browser, suite.server, 'en');
+    const { page, ui } = tab;
+    await signIn(tab, suite.server.operatorToken);
+    await findKey(tab, key);
+    await page.getByRole('button', { name: ui.transfer, exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: ui.transferTitle, exact: true });
+    await dialog.waitFor();
+    // The focus is on the dialog's first field.
+    const from = dialog.getByLabel(ui.transferFrom, { exact: true });
+    expect(await from.evaluate((field) => field === field.ownerDocument.activeElement)).toBe(true);
+    await from.fill('exemple.fr');
+    await dialog.getByLabel(ui.transferTo, { exact: true }).fill('boutique.exemple.com');
+    await checkPage(tab, 'en-key-transfer-dialog');
+    await dialog.getByRole('button', { name: ui.transferConfirm, exact: true }).click();
+    await waitForStatus(page, ui.keyTransferred);
+    const cle = await readShownKey(tab, suite, key.cle);
+    await expect.poll(() => page.getByRole('definition').allTextContents()).toContain(ui.statusTransferred);
+    await checkPage(tab, 'en-key-transferred');
+    await expectShownOnce(tab, cle, key.cle);
+
+    // The new key is bound to the registrable domain added, and no longer to the one removed.
+    const view = await adminOk(suite.server, suite.server.operatorToken, 'GET', `/admin/keys/${cle}`);
+    expect(view).toMatchObject({ produit: 'transfer-theme', status: 'active', domains: [{ domain: 'exemple.com' }] });
+    const old = await askVerdict(suite.server, key.cle, 'https://www.exemple.fr/');
+    expect(old.status).toBe(200);
+    expect(old.body?.donnees).toMatchObject({ ok: false, motif: 'transfert' });
+    const fresh = await askVerdict(suite.server, cle, 'https://boutique.exemple.com/');
+    expect(fresh.status).toBe(200);
+    expect(fresh.body?.donnees).toMatchObject({ ok: true, motif: '', domaine: 'exemple.com' });
+    expect((await askVerdict(suite.server, cle, 'https://www.exemple.fr/')).body?.donnees).toMatchObject({ ok: false });
     await closeClean(tab, suite.secrets);
   });
 

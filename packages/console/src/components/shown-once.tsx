@@ -5,10 +5,12 @@ import { useApp } from './app-context.js';
 /**
  * A new key or token, shown this once (docs/protocol.md#key-lifecycle: it is stored hashed and
  * cannot be shown again): a read-only field, a Copy button, and the warning. It takes the focus
- * when it appears, its text selected. It lives in component state only and goes with "Done".
+ * when it appears, its text selected. It lives in component state only and goes with "Done",
+ * which also takes away the notice that said to copy it, and gives the focus to the page's title:
+ * the button pressed disappears, and the focus must not fall back to the document's start.
  */
 export function ShownOnce(props: { readonly label: string; readonly value: string; readonly onDone: () => void }) {
-  const { t, succeed } = useApp();
+  const { t, succeed, clearNotices } = useApp();
   const id = useId();
   const field = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
@@ -18,6 +20,11 @@ export function ShownOnce(props: { readonly label: string; readonly value: strin
   const copy = async () => {
     const how = await copyText(props.value, field.current);
     succeed(how === 'copied' ? t('once.copied') : t('once.selected'));
+  };
+  const done = () => {
+    clearNotices();
+    document.querySelector<HTMLElement>('main h1')?.focus();
+    props.onDone();
   };
   return (
     <div class="once">
@@ -41,7 +48,7 @@ export function ShownOnce(props: { readonly label: string; readonly value: strin
         <button type="button" onClick={copy}>
           {t('once.copy')}
         </button>
-        <button type="button" class="secondary" onClick={props.onDone}>
+        <button type="button" class="secondary" onClick={done}>
           {t('once.done')}
         </button>
       </div>
