@@ -107,6 +107,50 @@ export { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS } from './log-redactio
 export { routeLabel } from './route-label.js';
 export { bodyLimitFor, isServicePath } from './service-paths.js';
 
+// Webhooks (docs/protocol.md#webhooks): the pure foundation, not yet wired into routes or stores
+export { newWebhookSecret, parseWebhookSecret, WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX } from './webhook-secret.js';
+export { signWebhook, webhookSignature } from './webhook-signature.js';
+export type { WebhookHeaders, WebhookMessage } from './webhook-signature.js';
+export {
+  nextAttemptDelay,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_MAX_JITTER,
+  WEBHOOK_RETRY_DELAYS,
+  webhookJitter,
+} from './webhook-schedule.js';
+export type { DelayOptions } from './webhook-schedule.js';
+export {
+  checkWebhookUrl,
+  isPublicAddress,
+  MAX_WEBHOOK_URL_LENGTH,
+  REFUSED_WEBHOOK_RANGES,
+  refusedRange,
+  safeLookup,
+  WEBHOOK_PRIVATE_ADDRESS,
+  WebhookAddressError,
+} from './webhook-destination.js';
+export type { ResolveAll, WebhookUrlOptions } from './webhook-destination.js';
+export {
+  domainBoundData,
+  keyIssuedData,
+  keyReplacedData,
+  keyRevokedData,
+  verdictRefusedData,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_INITIATORS,
+  webhookBody,
+} from './webhook-payload.js';
+export type {
+  DomainBoundData,
+  KeyIssuedData,
+  KeyReplacedData,
+  KeyRevokedData,
+  VerdictRefusedData,
+  WebhookEventData,
+  WebhookEventType,
+  WebhookInitiator,
+} from './webhook-payload.js';
+
 // Ports and their in-process implementations
 export type {
   ActivityCount,
