@@ -91,6 +91,25 @@ async function expectShownOnce(tab: ConsoleTab, newKey: string, oldKey: string):
  * verdict in the activity chart, revoke a key, add an author and their token, purge. Each page
  * reached is screenshot and checked with axe (evidence.ts).
  */
+/**
+ * A new product with a key bound to exemple.fr by a real verdict, and a console tab of the operator
+ * showing that key on the Keys page.
+ */
+async function openBoundKey(
+  suite: ConsoleSuite,
+  produit: string,
+): Promise<{ readonly tab: ConsoleTab; readonly key: { readonly cle: string; readonly hint: string } }> {
+  await addProduct(suite, produit, 'atelier');
+  const key = await issueKey(suite, produit);
+  expect((await askVerdict(suite.server, key.cle, 'https://www.exemple.fr/')).body?.donnees).toMatchObject({
+    ok: true,
+  });
+  const tab = await openConsole(suite.browser, suite.server, 'en');
+  await signIn(tab, suite.server.operatorToken);
+  await findKey(tab, key);
+  return { tab, key };
+}
+
 describe.skipIf(browserSkipReason() !== undefined)('the console, as the operator (English, desktop)', () => {
   const suite = consoleSuite();
 
@@ -285,16 +304,8 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as the operator
   });
 
   test('regenerates a key after a confirmation: the new key shown once, bound to the same domain', async () => {
-    await addProduct(suite, 'regen-theme', 'atelier');
-    const key = await issueKey(suite, 'regen-theme');
-    expect((await askVerdict(suite.server, key.cle, 'https://www.exemple.fr/')).body?.donnees).toMatchObject({
-      ok: true,
-    });
-
-    const tab = await openConsole(suite.browser, suite.server, 'en');
+    const { tab, key } = await openBoundKey(suite, 'regen-theme');
     const { page, ui } = tab;
-    await signIn(tab, suite.server.operatorToken);
-    await findKey(tab, key);
     const regenerate = page.getByRole('button', { name: ui.regenerate, exact: true });
     const dialog = page.getByRole('dialog', { name: ui.regenerateTitle, exact: true });
     const focused = (locator: typeof dialog) =>
@@ -336,16 +347,8 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as the operator
   });
 
   test('transfers a key to another domain after a confirmation: the new key shown once', async () => {
-    await addProduct(suite, 'transfer-theme', 'atelier');
-    const key = await issueKey(suite, 'transfer-theme');
-    expect((await askVerdict(suite.server, key.cle, 'https://www.exemple.fr/')).body?.donnees).toMatchObject({
-      ok: true,
-    });
-
-    const tab = await openConsole(suite.browser, suite.server, 'en');
+    const { tab, key } = await openBoundKey(suite, 'transfer-theme');
     const { page, ui } = tab;
-    await signIn(tab, suite.server.operatorToken);
-    await findKey(tab, key);
     await page.getByRole('button', { name: ui.transfer, exact: true }).click();
     const dialog = page.getByRole('dialog', { name: ui.transferTitle, exact: true });
     await dialog.waitFor();
