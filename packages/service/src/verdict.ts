@@ -68,8 +68,9 @@ function seenLongAgo(stored: StoredKey, domain: string, now: number): boolean {
 
 /**
  * What the request log records of a verdict (docs/protocol.md#activity): its outcome (`ok`, `essai`
- * for ok on a test host, else the refusal's motif), and the product whose activity counts it: the
- * requested product when the key opens it, else the key's own; none for an unknown key.
+ * for ok with `essai` true, a test host or a development key, else the refusal's motif), and the
+ * product whose activity counts it: the requested product when the key opens it, else the key's
+ * own; none for an unknown key.
  */
 export function verdictActivity(
   decision: VerdictDecision,
