@@ -58,7 +58,8 @@ async function readShownKey(tab: ConsoleTab, suite: ConsoleSuite, oldKey: string
 async function expectShownOnce(tab: ConsoleTab, newKey: string, oldKey: string): Promise<void> {
   const { page, ui } = tab;
   await page.getByRole('button', { name: ui.done, exact: true }).click();
-  expect(await page.getByRole('textbox', { name: ui.newKey, exact: true }).count()).toBe(0);
+  // The page re-renders after the click, not during it: wait for the field to go.
+  await page.getByRole('textbox', { name: ui.newKey, exact: true }).waitFor({ state: 'detached' });
   // The pressed button is gone: the focus goes to the page's title, not back to the document's start.
   expect(await page.evaluate('document.activeElement?.tagName')).toBe('H1');
   const state = await page.evaluate<{ text: string; html: string; fields: string[]; stored: string[] }>(
@@ -200,7 +201,7 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as the operator
     await waitForStatus(page, ui.copiedOrSelected);
     expect((await page.evaluate<string>('navigator.clipboard.readText()')) === cle).toBe(true);
     await page.getByRole('button', { name: ui.done, exact: true }).click();
-    expect(await shown.count()).toBe(0);
+    await shown.waitFor({ state: 'detached' });
 
     const verdict = await askVerdict(suite.server, cle, 'https://www.exemple.fr/');
     expect(verdict.status).toBe(200);
@@ -329,7 +330,7 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as the operator
     const cle = await readShownKey(tab, suite, key.cle);
     // The old key, still on the page: replaced, with no action left.
     await expect.poll(() => page.getByRole('definition').allTextContents()).toContain(ui.statusRegenerated);
-    expect(await regenerate.count()).toBe(0);
+    await regenerate.waitFor({ state: 'detached' });
     await checkPage(tab, 'en-key-regenerated');
     await expectShownOnce(tab, cle, key.cle);
     await checkPage(tab, 'en-key-regenerated-done');
