@@ -11,11 +11,13 @@ import { isErrno } from './cache-file.js';
  * A holder that crashed cannot hold it for ever. The lock records its holder's pid, host and a
  * random token; it is stale when its holder's process is gone (same host: `kill(pid, 0)` says
  * ESRCH) or when it is older than `staleMs` (any host: a holder makes one call of at most the
- * timeout, then writes a few hundred bytes). A stale lock is renamed aside (atomic, so only one
- * taker succeeds) and the taker checks it moved the very file it judged (same inode) before it
- * tries to create its own. The one remaining race (a lock judged stale by two processes at the
- * same instant, one of them then moving the other's brand-new lock) costs at most one extra call,
- * which is harmless: the service answers the same verdict twice.
+ * timeout, then writes a few hundred bytes). One taker at a time judges a lock: it first creates
+ * `<lock>.takeover` exclusively, and the others leave it to that one. The taker renames a stale
+ * lock aside (atomic) and checks it moved the very file it judged (same inode) before it tries to
+ * create its own. Without the takeover file, two takers judging the same stale lock at once could
+ * leave the path empty for an instant while one of them gave back the other's new lock, and a
+ * third could create one there: two holders. A takeover file left by a crash goes stale by age,
+ * like a lock.
  */
 
 export interface LockOptions {
@@ -99,8 +101,35 @@ async function tryCreate(path: string, content: string): Promise<boolean> {
   return true;
 }
 
-/** True when the lock at `path` was stale and is gone (or was already gone). */
+/**
+ * True when the lock at `path` was stale and is gone (or was already gone). Only the taker holding
+ * `<path>.takeover` judges; the others answer false (a live holder, as far as they know).
+ */
 async function takeOverIfStale(path: string, options: LockOptions, token: string): Promise<boolean> {
+  const guard = `${path}.takeover`;
+  if (!(await tryCreate(guard, token))) {
+    await removeIfOlder(guard, options);
+    return false;
+  }
+  try {
+    return await judgeAndMoveAside(path, options, token);
+  } finally {
+    await unlink(guard).catch(ignoreMissing);
+  }
+}
+
+/** Removes the file at `path` when it is older than `staleMs` (a takeover file its taker left by crashing). */
+async function removeIfOlder(path: string, options: LockOptions): Promise<void> {
+  const now = options.now ?? Date.now;
+  try {
+    if (now() - (await stat(path)).mtimeMs > options.staleMs) await unlink(path);
+  } catch (error) {
+    if (!isErrno(error, 'ENOENT')) throw error;
+  }
+}
+
+/** The takeover itself, under the takeover file: true when the stale lock at `path` is gone. */
+async function judgeAndMoveAside(path: string, options: LockOptions, token: string): Promise<boolean> {
   let text: string;
   let before: { readonly ino: number; readonly dev: number; readonly mtimeMs: number };
   try {
