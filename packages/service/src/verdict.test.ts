@@ -310,23 +310,26 @@ describe('the binding race (docs/protocol.md#verdict: binding is atomic)', () =>
   });
 });
 
+/** A stored buyer key of product p that also opens q, bound to a.fr. */
+const BUYER_KEY: StoredKey = {
+  id: '1',
+  hash: 'h',
+  hint: 'ABCD',
+  produit: 'p',
+  kind: 'buyer',
+  status: 'active',
+  sites: 2,
+  expiresAt: null,
+  endedAt: null,
+  reason: null,
+  replacedBy: null,
+  createdAt: 1,
+  opens: ['p', 'q'],
+  domains: [{ domain: 'a.fr', firstSeen: 1, lastSeen: 2 }],
+};
+
 describe('toKeyRecord', () => {
-  const stored: StoredKey = {
-    id: '1',
-    hash: 'h',
-    hint: 'ABCD',
-    produit: 'p',
-    kind: 'buyer',
-    status: 'active',
-    sites: 2,
-    expiresAt: null,
-    endedAt: null,
-    reason: null,
-    replacedBy: null,
-    createdAt: 1,
-    opens: ['p', 'q'],
-    domains: [{ domain: 'a.fr', firstSeen: 1, lastSeen: 2 }],
-  };
+  const stored = BUYER_KEY;
 
   it('maps opens to products and bound domains to their names', () => {
     expect(toKeyRecord(stored)).toEqual({
@@ -361,22 +364,7 @@ describe('toKeyRecord', () => {
 });
 
 describe('verdictActivity (docs/protocol.md#activity)', () => {
-  const stored: StoredKey = {
-    id: '1',
-    hash: 'h',
-    hint: 'ABCD',
-    produit: 'p',
-    kind: 'dev',
-    status: 'active',
-    sites: 0,
-    expiresAt: null,
-    endedAt: null,
-    reason: null,
-    replacedBy: null,
-    createdAt: 1,
-    opens: ['p', 'q'],
-    domains: [],
-  };
+  const stored: StoredKey = { ...BUYER_KEY, kind: 'dev', sites: 0, domains: [] };
   const donnees = { domaine: '', quand: '', emis: 0, revalider: 0, sursis: 0, hote: 'a.fr' };
   const ok = (essai: boolean): VerdictDecision => ({ donnees: { ...donnees, ok: true, motif: '', essai }, bind: null });
   const refused = (motif: string): VerdictDecision => ({
