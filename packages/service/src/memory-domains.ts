@@ -1,4 +1,5 @@
 import type { MemoryKeyRow, MemoryRun, MemoryState } from './memory-state.js';
+import { checkWebhookEvents, storeWebhookEvents } from './memory-webhook-events.js';
 import type { Store } from './ports.js';
 
 function rowOf(state: MemoryState, keyId: string): MemoryKeyRow {
@@ -10,13 +11,15 @@ function rowOf(state: MemoryState, keyId: string): MemoryKeyRow {
 /**
  * The memory store's domain bindings (docs/protocol.md#verdict rules 7 and 8). The count and the
  * insert run with no `await` between them, so two racing first calls on a one-domain key bind
- * exactly one; last seen only moves forward.
+ * exactly one; last seen only moves forward. Its `domain.bound` events are stored with a new
+ * binding only (docs/protocol.md#webhooks).
  */
 export function memoryDomains(state: MemoryState, run: MemoryRun): Pick<Store, 'bindDomain' | 'touchDomain'> {
   return {
-    bindDomain: (keyId, domain, sites, now) =>
+    bindDomain: (keyId, domain, sites, now, events = []) =>
       run(() => {
         const row = rowOf(state, keyId);
+        checkWebhookEvents(state, events);
         const bound = row.domains.find((entry) => entry.domain === domain);
         if (bound !== undefined) {
           bound.lastSeen = Math.max(bound.lastSeen, now);
@@ -24,6 +27,7 @@ export function memoryDomains(state: MemoryState, run: MemoryRun): Pick<Store, '
         }
         if (row.domains.length >= sites) return 'full' as const;
         row.domains.push({ domain, firstSeen: now, lastSeen: now });
+        storeWebhookEvents(state, events);
         return 'bound' as const;
       }),
 

@@ -1,4 +1,5 @@
 import type { MemoryKeyRow, MemoryRun, MemoryState } from './memory-state.js';
+import { checkWebhookEvents, storeWebhookEvents } from './memory-webhook-events.js';
 import type { BoundDomain, NewKey, Store } from './ports.js';
 
 /** Stores a new active key; a hash already stored is a bug of the caller (keys are random). */
@@ -45,38 +46,48 @@ function carriedDomains(old: MemoryKeyRow | null, domains: readonly string[], no
   });
 }
 
-/** The memory store's key lifecycle (docs/protocol.md#key-lifecycle): issue, replace, revoke. */
+/**
+ * The memory store's key lifecycle (docs/protocol.md#key-lifecycle): issue, replace, revoke. The
+ * webhook events of a change are checked before it and stored with it, on success only
+ * (docs/protocol.md#webhooks: the outbox).
+ */
 export function memoryKeyWrites(
   state: MemoryState,
   run: MemoryRun,
 ): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
   return {
-    insertKey: (key, domains = []) =>
+    insertKey: (key, domains = [], events = []) =>
       run(() => {
+        checkWebhookEvents(state, events);
         if (!state.products.has(key.produit)) return { result: 'no-product' as const };
         if (key.kind === 'dev' && hasLiveDevKey(state, key.produit)) return { result: 'dev-exists' as const };
         const row = insertRow(state, key, carriedDomains(null, domains, key.createdAt));
+        storeWebhookEvents(state, events);
         return { result: 'created' as const, id: row.id };
       }),
 
-    replaceKey: (oldId, status, newKey, domains, now) =>
+    replaceKey: (oldId, status, newKey, domains, now, events = []) =>
       run(() => {
+        checkWebhookEvents(state, events);
         const old = state.keys.get(oldId);
         if (old === undefined || old.status !== 'active') return { result: 'not-active' as const };
         const row = insertRow(state, newKey, carriedDomains(old, domains, now));
         old.status = status;
         old.endedAt = now;
         old.replacedBy = row.id;
+        storeWebhookEvents(state, events);
         return { result: 'created' as const, id: row.id };
       }),
 
-    revokeKey: (id, reason, now) =>
+    revokeKey: (id, reason, now, events = []) =>
       run(() => {
+        checkWebhookEvents(state, events);
         const row = state.keys.get(id);
         if (row === undefined || row.status !== 'active') return 'not-active' as const;
         row.status = 'revocation';
         row.endedAt = now;
         row.reason = reason;
+        storeWebhookEvents(state, events);
         return 'revoked' as const;
       }),
   };

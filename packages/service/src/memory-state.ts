@@ -1,5 +1,14 @@
 import type { KeyKind, KeyStatus } from '@licence/core';
-import type { AuthorRecord, BoundDomain, ProductRecord, VerdictOutcome } from './ports.js';
+import type {
+  AuthorRecord,
+  BoundDomain,
+  NewWebhookEvent,
+  ProductRecord,
+  VerdictOutcome,
+  WebhookAttemptRecord,
+  WebhookDeliveryStatus,
+  WebhookEndpointRecord,
+} from './ports.js';
 
 /** A key as the memory store keeps it: the fields a revocation or a replacement changes are mutable. */
 export interface MemoryKeyRow {
@@ -37,6 +46,36 @@ export interface MemoryTokenRow {
   lastUsedAt: number | null;
 }
 
+/** One signing secret of an endpoint (docs/protocol.md#webhooks): `until` null while it has no end. */
+export interface MemorySecretRow {
+  readonly secret: string;
+  until: number | null;
+}
+
+/** An endpoint as kept: its frozen record and its secrets, oldest first. */
+export interface MemoryEndpointRow {
+  readonly record: WebhookEndpointRecord;
+  secrets: MemorySecretRow[];
+}
+
+/** An event of the outbox; `seq` is its insertion order, the "event order" of the port. */
+export interface MemoryEventRow extends NewWebhookEvent {
+  readonly seq: number;
+}
+
+/** An event's delivery to one endpoint; `leaseUntil` is the end of a deliverer's claim, if any. */
+export interface MemoryDeliveryRow {
+  readonly id: string;
+  readonly endpointId: string;
+  readonly eventId: string;
+  /** The event's `seq`. */
+  readonly seq: number;
+  status: WebhookDeliveryStatus;
+  nextAttemptAt: number | null;
+  leaseUntil: number | null;
+  readonly attempts: WebhookAttemptRecord[];
+}
+
 /** Product id -> UTC day -> outcome -> verdicts (docs/protocol.md#activity). */
 export type MemoryActivity = Map<string, Map<number, Map<VerdictOutcome, number>>>;
 
@@ -51,6 +90,12 @@ export interface MemoryState {
   readonly authors: Map<string, AuthorRecord>;
   /** Token id -> token; token ids are unique across authors. */
   readonly tokens: Map<string, MemoryTokenRow>;
+  readonly webhookEndpoints: Map<string, MemoryEndpointRow>;
+  /** Event id -> event, in insertion (`seq`) order. */
+  readonly webhookEvents: Map<string, MemoryEventRow>;
+  /** Delivery id -> delivery, in the order of their events. */
+  readonly webhookDeliveries: Map<string, MemoryDeliveryRow>;
+  nextWebhookSeq: number;
   nextId: number;
   closed: boolean;
 }
@@ -64,6 +109,10 @@ export function createMemoryState(): MemoryState {
     activity: new Map(),
     authors: new Map(),
     tokens: new Map(),
+    webhookEndpoints: new Map(),
+    webhookEvents: new Map(),
+    webhookDeliveries: new Map(),
+    nextWebhookSeq: 1,
     nextId: 1,
     closed: false,
   };

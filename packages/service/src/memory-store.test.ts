@@ -162,6 +162,49 @@ describe('createMemoryStore (beyond the contract)', () => {
     expect(await store.listAuthorTokens('alice')).toHaveLength(1);
   });
 
+  it('hands out webhook records that cannot change the store', async () => {
+    const store = await withProducts();
+    const events: ('key.issued' | 'key.revoked')[] = ['key.issued'];
+    const endpoint = { id: 'wh_a', author: null, url: 'https://a.example/', events, createdAt: 1, secret: 'whsec_x' };
+    await store.addWebhookEndpoint(endpoint);
+    events.push('key.revoked');
+    const record = await store.getWebhookEndpoint('wh_a');
+    expect(record?.events).toEqual(['key.issued']);
+    expect(Object.isFrozen(record) && Object.isFrozen(record?.events)).toBe(true);
+    await store.addWebhookEvent({ id: 'msg_1', type: 'key.issued', produit: 'theme', at: 5, body: '{}', dedupe: null });
+    const [claimed] = await store.claimWebhookDeliveries(5, 35, 1);
+    expect(Object.isFrozen(claimed) && Object.isFrozen(claimed?.secrets)).toBe(true);
+    await store.finishWebhookAttempt(
+      claimed?.id ?? '',
+      { at: 5, status: 500, error: null, durationMs: 1 },
+      { status: 'failed' },
+    );
+    const [delivery] = await store.listWebhookDeliveries('wh_a', 1);
+    expect(
+      Object.isFrozen(delivery) && Object.isFrozen(delivery?.attempts) && Object.isFrozen(delivery?.attempts[0]),
+    ).toBe(true);
+  });
+
+  it('refuses a webhook endpoint or event whose id is taken', async () => {
+    const store = await withProducts();
+    const endpoint = {
+      id: 'wh_a',
+      author: null,
+      url: 'https://a.example/',
+      events: ['key.issued'] as const,
+      createdAt: 1,
+    };
+    await store.addWebhookEndpoint({ ...endpoint, secret: 'whsec_x' });
+    await expect(store.addWebhookEndpoint({ ...endpoint, secret: 'whsec_y' })).rejects.toThrow(
+      'memory store: a webhook endpoint with this id already exists',
+    );
+    const event = { id: 'msg_1', type: 'key.issued', produit: 'theme', at: 5, body: '{}', dedupe: null } as const;
+    await expect(store.insertKey(key('aaaa'), [], [event, event])).rejects.toThrow(
+      'memory store: a webhook event with this id already exists',
+    );
+    expect(await store.findKeyByHash('aaaa')).toBeNull();
+  });
+
   it('answers ping until closed, then rejects every call', async () => {
     const store = await withProducts();
     await expect(store.ping()).resolves.toBeUndefined();

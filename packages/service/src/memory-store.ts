@@ -7,6 +7,9 @@ import { memoryKeyWrites } from './memory-key-writes.js';
 import { memoryProducts } from './memory-products.js';
 import { memoryRequestLog } from './memory-request-log.js';
 import { createMemoryState, memoryRunner } from './memory-state.js';
+import { memoryWebhookDeliveries } from './memory-webhook-deliveries.js';
+import { memoryWebhookEvents } from './memory-webhook-events.js';
+import { memoryWebhooks } from './memory-webhooks.js';
 import type { MemoryLogRow } from './memory-state.js';
 import type { Store } from './ports.js';
 
@@ -36,6 +39,9 @@ export function createMemoryStore(): MemoryStore {
     ...memoryActivity(state, run),
     ...memoryAuthors(state, run),
     ...memoryAuthorTokens(state, run),
+    ...memoryWebhooks(state, run),
+    ...memoryWebhookEvents(state, run),
+    ...memoryWebhookDeliveries(state, run),
     ping: () => run(() => undefined),
     close: () => {
       state.closed = true;

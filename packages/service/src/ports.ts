@@ -1,4 +1,5 @@
 import type { KeyKind, KeyStatus, Motif, Signer } from '@licence/core';
+import type { WebhookEventType } from './webhook-payload.js';
 
 /**
  * The service's ports (CONTRIBUTING.md#architecture): everything outside the pure core that a
@@ -168,6 +169,93 @@ export type Created<Refusal extends string> =
   | { readonly result: 'created'; readonly id: string }
   | { readonly result: Refusal };
 
+/**
+ * An event for the shops' webhooks (docs/protocol.md#webhooks), written by the Store in the same
+ * transaction as the change that caused it (the outbox): a crash never loses one, nor sends one for
+ * a change that did not commit. The store fans it out at once into one delivery per endpoint that
+ * exists then, subscribes to `type`, and belongs to the product's author or to every author
+ * (`author` null).
+ */
+export interface NewWebhookEvent {
+  /** `msg_` + random (webhook-ids.ts): the `webhook-id` of every delivery of it. */
+  readonly id: string;
+  readonly type: WebhookEventType;
+  /** The product it concerns; its `author` decides which endpoints receive it. */
+  readonly produit: string;
+  readonly at: number;
+  /** The JSON body, exactly as sent (webhook-payload.ts). */
+  readonly body: string;
+  /**
+   * When not null, an event whose `dedupe` is already stored is not stored again (`verdict.refused`:
+   * once per key, host and UTC day).
+   */
+  readonly dedupe: string | null;
+}
+
+/** A shop's endpoint (docs/protocol.md#webhooks), as listed: never its secrets. */
+export interface WebhookEndpointRecord {
+  /** `wh_` + random (webhook-ids.ts). */
+  readonly id: string;
+  /** The author whose products' events it receives; null: every author's (the operator's only). */
+  readonly author: string | null;
+  readonly url: string;
+  /** At least one, each once, in WEBHOOK_EVENT_TYPES order. */
+  readonly events: readonly WebhookEventType[];
+  readonly createdAt: number;
+}
+
+/** What `addWebhookEndpoint` stores: the record and its first signing secret (`whsec_...`). */
+export interface NewWebhookEndpoint extends WebhookEndpointRecord {
+  readonly secret: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One attempt of a delivery, as its log shows it. */
+export interface WebhookAttemptRecord {
+  readonly at: number;
+  /** The receiver's HTTP status, or null when none came (timeout, refused, private address...). */
+  readonly status: number | null;
+  /** Why it failed, in a few words without a secret or a key (`timeout after 15 s`); null for a 2xx. */
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
+/** An event's delivery to one endpoint, with its attempts (docs/protocol.md#webhooks). */
+export interface WebhookDeliveryRecord {
+  /** `dlv_...`, webhookDeliveryId(eventId, endpointId): the same in every store. */
+  readonly id: string;
+  readonly endpointId: string;
+  readonly eventId: string;
+  readonly type: WebhookEventType;
+  /** The event's `at`. */
+  readonly createdAt: number;
+  readonly status: WebhookDeliveryStatus;
+  /** When it is due next; null unless pending. */
+  readonly nextAttemptAt: number | null;
+  /** Oldest first. */
+  readonly attempts: readonly WebhookAttemptRecord[];
+}
+
+/** A delivery the deliverer holds (`claimWebhookDeliveries`) until it calls `finishWebhookAttempt`. */
+export interface ClaimedWebhookDelivery {
+  readonly id: string;
+  readonly endpointId: string;
+  readonly eventId: string;
+  readonly url: string;
+  readonly body: string;
+  /** Attempts made before this one. */
+  readonly attempts: number;
+  /** The endpoint's secrets still valid at the claim's `now`, newest first (several during a rotation). */
+  readonly secrets: readonly string[];
+}
+
+/** What an attempt leaves: delivered, due again at `nextAttemptAt`, or failed for good. */
+export type WebhookAttemptOutcome =
+  | { readonly status: 'delivered' }
+  | { readonly status: 'pending'; readonly nextAttemptAt: number }
+  | { readonly status: 'failed' };
+
 export interface Installation {
   readonly keyId: string;
   readonly hint: string;
@@ -191,9 +279,16 @@ export interface Store {
    * docs/protocol.md#verdict rule 8, atomically: binds `domain` to the key when fewer than `sites`
    * domains are bound ('bound'), or reports that it is already bound ('already', last seen
    * updated), or that the key is full ('full', nothing changed). Two racing first calls on a
-   * one-domain key bind exactly one.
+   * one-domain key bind exactly one. `events` (`domain.bound`) are stored in the same transaction,
+   * on 'bound' only.
    */
-  bindDomain(keyId: string, domain: string, sites: number, now: number): Promise<'bound' | 'already' | 'full'>;
+  bindDomain(
+    keyId: string,
+    domain: string,
+    sites: number,
+    now: number,
+    events?: readonly NewWebhookEvent[],
+  ): Promise<'bound' | 'already' | 'full'>;
   /** Updates `lastSeen` of an already bound domain (rule 7). */
   touchDomain(keyId: string, domain: string, now: number): Promise<void>;
   logRequest(entry: RequestLogEntry): Promise<void>;
@@ -204,9 +299,14 @@ export interface Store {
   /**
    * Stores a new key with optional initial domains. 'no-product' when the product is unknown;
    * 'dev-exists' when `kind` is dev and the product already has a live dev key
-   * (docs/protocol.md#key-lifecycle: 409).
+   * (docs/protocol.md#key-lifecycle: 409). `events` are stored in the same transaction, on 'created'
+   * only (so in every write below that takes them: on success only, never when nothing changed).
    */
-  insertKey(key: NewKey, domains?: readonly string[]): Promise<Created<'no-product' | 'dev-exists'>>;
+  insertKey(
+    key: NewKey,
+    domains?: readonly string[],
+    events?: readonly NewWebhookEvent[],
+  ): Promise<Created<'no-product' | 'dev-exists'>>;
   /**
    * Regenerate or transfer (docs/protocol.md#key-lifecycle), atomically: the old key, if still
    * active, takes `status` with `endedAt` = `now` and `replacedBy`, and the new key is stored with
@@ -220,12 +320,18 @@ export interface Store {
     newKey: NewKey,
     domains: readonly string[],
     now: number,
+    events?: readonly NewWebhookEvent[],
   ): Promise<Created<'not-active'>>;
   /**
    * Revokes an active key (docs/protocol.md#key-lifecycle). 'not-active' when it is no longer
    * active (409).
    */
-  revokeKey(id: string, reason: string | null, now: number): Promise<'revoked' | 'not-active'>;
+  revokeKey(
+    id: string,
+    reason: string | null,
+    now: number,
+    events?: readonly NewWebhookEvent[],
+  ): Promise<'revoked' | 'not-active'>;
   /**
    * Every key of the product with its bound domains (docs/protocol.md#administration,
    * installations).
@@ -268,6 +374,55 @@ export interface Store {
   findAuthorToken(hash: string): Promise<AuthorTokenRecord | null>;
   /** Sets the token's `lastUsedAt` to `now` (the service calls it at most once a minute per token). */
   touchAuthorToken(tokenId: string, now: number): Promise<void>;
+
+  /**
+   * docs/protocol.md#webhooks. 'no-author' when `author` is not null and unknown. The id is the
+   * record's own (`endpoint.id`); `secret` becomes its one secret, without an end.
+   */
+  addWebhookEndpoint(endpoint: NewWebhookEndpoint): Promise<Created<'no-author'>>;
+  /** Oldest first (then by id): every endpoint when `author` is null, else only that author's. */
+  listWebhookEndpoints(author: string | null): Promise<readonly WebhookEndpointRecord[]>;
+  getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | null>;
+  /** Deletes it with its secrets, deliveries and their attempts; false when there is none. */
+  deleteWebhookEndpoint(id: string): Promise<boolean>;
+  /**
+   * Adds `secret` to the endpoint's secrets, and ends those without an end at `previousUntil` (a
+   * rotation: both sign until then). Secrets that already had an end at or before `previousUntil`
+   * are deleted: at most one old secret is kept. False when there is no such endpoint.
+   */
+  rotateWebhookSecret(id: string, secret: string, previousUntil: number): Promise<boolean>;
+  /**
+   * An event that no key change causes (`verdict.refused`), with its deliveries, in one transaction.
+   * 'duplicate' when its `dedupe` is already stored, and then nothing changed.
+   */
+  addWebhookEvent(event: NewWebhookEvent): Promise<'added' | 'duplicate'>;
+  /** The endpoint's `limit` newest deliveries (by event, newest first), with their attempts. */
+  listWebhookDeliveries(endpointId: string, limit: number): Promise<readonly WebhookDeliveryRecord[]>;
+  /**
+   * A manual retry: the delivery is pending again and due at `now`, whatever its status (its
+   * attempts are kept and counted). Null when the endpoint has no such delivery.
+   */
+  retryWebhookDelivery(endpointId: string, deliveryId: string, now: number): Promise<WebhookDeliveryRecord | null>;
+  /**
+   * Up to `limit` deliveries to try now, at most one per endpoint, none of an endpoint that has one
+   * claimed until after `now`: of each such endpoint, its oldest pending delivery (event order) due
+   * at or before `now`. Each is claimed until `leaseUntil`, atomically: several processes sharing
+   * the storage never claim one delivery twice while its claim holds. A claim that outlives
+   * `leaseUntil` (its process died) ends by itself.
+   */
+  claimWebhookDeliveries(now: number, leaseUntil: number, limit: number): Promise<readonly ClaimedWebhookDelivery[]>;
+  /** Records an attempt, counts it, sets the outcome and ends the claim. Nothing when the delivery is gone. */
+  finishWebhookAttempt(
+    deliveryId: string,
+    attempt: WebhookAttemptRecord,
+    outcome: WebhookAttemptOutcome,
+  ): Promise<void>;
+  /**
+   * Deletes the events stored strictly before `before` that have no pending delivery, with their
+   * deliveries and attempts (docs/protocol.md#webhooks: a body may hold a new key); answers how many
+   * events.
+   */
+  purgeWebhookEvents(before: number): Promise<number>;
 
   /** Resolves when the store answers (for /healthz). */
   ping(): Promise<void>;

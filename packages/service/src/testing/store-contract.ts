@@ -4,6 +4,7 @@ import { activityContract } from './contract-activity.js';
 import { authorsContract } from './contract-authors.js';
 import { product, T0 } from './contract-context.js';
 import type { ContractContext, StoredLogRow } from './contract-context.js';
+import { webhooksContract } from './contract-webhooks.js';
 
 export type { StoredLogRow } from './contract-context.js';
 
@@ -18,7 +19,7 @@ export interface OpenedStore {
 
 /**
  * The behaviour every Store must have (ports.ts, docs/protocol.md#verdict, #key-lifecycle,
- * #privacy, #authors, #activity), written against the port only, so one suite checks the SQLite
+ * #privacy, #authors, #activity, #webhooks), written against the port only, so one suite checks the SQLite
  * store and the PostgreSQL one alike.
  *
  * `open` gives a store on EMPTY, fresh storage for every test, a `cleanup` that releases it, and
@@ -530,6 +531,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     const context: ContractContext = { store: () => store, loggedRows: () => loggedRows() };
     activityContract(context);
     authorsContract(context);
+    webhooksContract(context);
 
     describe('ping and close', () => {
       it('pings an open store, and rejects (never throws synchronously) once it is closed', async () => {
