@@ -25,6 +25,15 @@ describe('admin errors: one table of code, message and class', () => {
     [adminError('AUTHOR_EXISTS', 'alice'), 'conflict', 'author alice already exists'],
     [adminError('AUTHOR_NOT_FOUND', 'bob'), 'not-found', 'no author bob'],
     [adminError('TOKEN_NOT_FOUND', 'alice'), 'not-found', 'author alice has no such token'],
+    [
+      adminError('OTHER_AUTHOR_WEBHOOK', 'alice'),
+      'forbidden',
+      'author: this token manages webhooks of author alice only',
+    ],
+    [adminError('WEBHOOK_NOT_FOUND', 'wh_x'), 'not-found', 'no webhook wh_x'],
+    [adminError('WEBHOOK_NOT_FOUND', null), 'not-found', 'no such webhook'],
+    [adminError('DELIVERY_NOT_FOUND', 'wh_x', 'dlv_y'), 'not-found', 'webhook wh_x has no delivery dlv_y'],
+    [adminError('DELIVERY_NOT_FOUND', 'wh_x', null), 'not-found', 'webhook wh_x has no such delivery'],
   ])('%s', (error, errorClass, message) => {
     expect(error).toBeInstanceOf(AdminError);
     expect(error.name).toBe('AdminError');

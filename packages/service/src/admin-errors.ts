@@ -33,6 +33,12 @@ interface AdminErrorParameters {
   readonly AUTHOR_NOT_FOUND: [id: string];
   /** The token id is not repeated: a caller may have pasted a token where its id belongs. */
   readonly TOKEN_NOT_FOUND: [author: string];
+  /** An author token naming another author for a webhook; `own` is the token's author. */
+  readonly OTHER_AUTHOR_WEBHOOK: [own: string];
+  /** `id` is null when what was given does not look like an endpoint id (it is then not repeated). */
+  readonly WEBHOOK_NOT_FOUND: [id: string | null];
+  /** `delivery` is null when what was given does not look like a delivery id. */
+  readonly DELIVERY_NOT_FOUND: [webhook: string, delivery: string | null];
 }
 
 export type AdminErrorCode = keyof AdminErrorParameters;
@@ -66,6 +72,16 @@ const ADMIN_ERRORS: {
   AUTHOR_EXISTS: { class: 'conflict', message: (id) => `author ${id} already exists` },
   AUTHOR_NOT_FOUND: { class: 'not-found', message: (id) => `no author ${id}` },
   TOKEN_NOT_FOUND: { class: 'not-found', message: (author) => `author ${author} has no such token` },
+  OTHER_AUTHOR_WEBHOOK: {
+    class: 'forbidden',
+    message: (own) => `author: this token manages webhooks of author ${own} only`,
+  },
+  WEBHOOK_NOT_FOUND: { class: 'not-found', message: (id) => (id === null ? 'no such webhook' : `no webhook ${id}`) },
+  DELIVERY_NOT_FOUND: {
+    class: 'not-found',
+    message: (webhook, delivery) =>
+      delivery === null ? `webhook ${webhook} has no such delivery` : `webhook ${webhook} has no delivery ${delivery}`,
+  },
 };
 
 /** A refusal of key administration. `cause` keeps an underlying fault (the store's) for the log. */

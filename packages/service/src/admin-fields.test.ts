@@ -14,6 +14,8 @@ import {
   sites,
   tokenInput,
   transferInput,
+  webhookEvents,
+  webhookInput,
 } from './admin-fields.js';
 
 const detail = invalidField;
@@ -158,6 +160,32 @@ describe('admin fields: JSON bodies to typed inputs', () => {
     expect(detail(() => revokeInput({ reason: 5 }))).toBe('reason: expected a string');
     expect(detail(() => revokeInput({ reason: 'x'.repeat(1001) }))).toBe(
       'reason: expected at most 1000 characters, got 1001',
+    );
+  });
+
+  it('webhookInput: url a string (judged by the operation), events a list of known types, author optional', () => {
+    const url = 'https://shop.example/hook';
+    expect(webhookInput({ url, events: ['verdict.refused', 'key.issued', 'verdict.refused'] })).toEqual({
+      url,
+      events: ['key.issued', 'verdict.refused'],
+      author: undefined,
+    });
+    expect(webhookInput({ url, events: ['key.issued'], author: ' alice ' })).toMatchObject({ author: 'alice' });
+    expect(webhookInput({ url, events: ['key.issued'], author: null })).toMatchObject({ author: undefined });
+    expect(detail(() => webhookInput(undefined))).toBe('url: is required');
+    expect(detail(() => webhookInput({ url: ['x'] }))).toBe('url: expected a string');
+    expect(detail(() => webhookInput({ url }))).toBe('events: is required');
+    expect(detail(() => webhookInput({ url, events: ['key.issued'], author: 3 }))).toBe('author: expected a string');
+  });
+
+  it('webhookEvents: an array of strings, at least one, each a known type', () => {
+    expect(webhookEvents(['domain.bound', 'key.issued'])).toEqual(['key.issued', 'domain.bound']);
+    expect(detail(() => webhookEvents({ 0: 'key.issued' }))).toBe('events: expected an array of event types');
+    expect(detail(() => webhookEvents('key.issued'))).toBe('events: expected an array of event types');
+    expect(detail(() => webhookEvents([]))).toBe('events: expected at least one event type');
+    expect(detail(() => webhookEvents(['key.issued', null]))).toBe('events: expected an array of strings');
+    expect(detail(() => webhookEvents(['KEY.ISSUED']))).toMatch(
+      /^events: unknown event type "KEY.ISSUED"; expected among/,
     );
   });
 });

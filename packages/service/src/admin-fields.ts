@@ -8,6 +8,7 @@ import type {
   RevokeInput,
   TokenInput,
   TransferInput,
+  WebhookInput,
 } from './key-admin-types.js';
 import { parseDateTime } from './parse-date-time.js';
 
@@ -137,4 +138,32 @@ export function transferInput(body: unknown): TransferInput {
 export function revokeInput(body: unknown): RevokeInput {
   const reason = optionalString('reason', adminBody(body).reason);
   return { reason: reason === undefined ? undefined : rules.text('reason', reason, rules.MAX_REASON_LENGTH) };
+}
+
+/**
+ * `events` of a webhook (docs/protocol.md#webhooks): an array of strings, each a known event type
+ * (`rules.webhookEvents`: at least one, kept each once in their canonical order).
+ */
+export function webhookEvents(value: unknown): WebhookInput['events'] {
+  if (!given(value)) throw bad('events', 'is required');
+  if (!Array.isArray(value)) throw bad('events', 'expected an array of event types');
+  const names: string[] = [];
+  for (const entry of value) {
+    if (typeof entry !== 'string') throw bad('events', 'expected an array of strings');
+    names.push(entry);
+  }
+  return rules.webhookEvents(names);
+}
+
+/**
+ * `POST /admin/webhooks`: `{url, events, author?}` (docs/protocol.md#webhooks). `url` is read as a
+ * string here and judged by the operation, which knows LICENCE_WEBHOOK_ALLOW_PRIVATE; `author` is
+ * decided there too, knowing who asks (as a product's).
+ */
+export function webhookInput(body: unknown): WebhookInput {
+  const input = adminBody(body);
+  const url = requiredString('url', input.url);
+  const events = webhookEvents(input.events);
+  const author = optionalString('author', input.author);
+  return { url, events, author: author === undefined ? undefined : rules.text('author', author) };
 }

@@ -4,7 +4,7 @@ import { emptyResponse, jsonResponse } from './response.js';
 import type { ServiceResponse } from './service-types.js';
 
 /**
- * The admin API's routes (docs/protocol.md#administration, #authors, #activity): path, method, the
+ * The admin API's routes (docs/protocol.md#administration, #authors, #activity, #webhooks): path, method, the
  * name the log shows, and the `KeyAdmin` call with its input read from the path, the query or the
  * JSON body. admin-routes.ts matches them and runs the checks that come before.
  */
@@ -37,6 +37,28 @@ const route = (method: AdminMethod, path: string, run: AdminRoute['run']): Admin
 });
 
 const param = (parts: AdminRequestParts, name: string): string => parts.params[name] ?? '';
+
+/** docs/protocol.md#webhooks: a shop's endpoints, their secret and their delivery log. */
+const WEBHOOK_ROUTES: readonly AdminRoute[] = [
+  route('GET', '/admin/webhooks', async (admin) => jsonResponse(200, await admin.listWebhooks())),
+  route('POST', '/admin/webhooks', async (admin, { body }) =>
+    jsonResponse(201, await admin.addWebhook(fields.webhookInput(body))),
+  ),
+  route('DELETE', '/admin/webhooks/:id', async (admin, parts) => {
+    await admin.removeWebhook(param(parts, 'id'));
+    return emptyResponse(204);
+  }),
+  route('POST', '/admin/webhooks/:id/secret', async (admin, parts) =>
+    jsonResponse(200, await admin.rotateWebhookSecret(param(parts, 'id'))),
+  ),
+  route('GET', '/admin/webhooks/:id/deliveries', async (admin, parts) =>
+    jsonResponse(200, await admin.webhookDeliveries(param(parts, 'id'))),
+  ),
+  // 202: the delivery is queued again; the deliverer sends it on its next round.
+  route('POST', '/admin/webhooks/:id/deliveries/:deliveryId/retry', async (admin, parts) =>
+    jsonResponse(202, await admin.retryWebhookDelivery(param(parts, 'id'), param(parts, 'deliveryId'))),
+  ),
+];
 
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('GET', '/admin/me', async (admin) => jsonResponse(200, await admin.me())),
@@ -78,4 +100,5 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     await admin.revokeAuthorToken(param(parts, 'id'), param(parts, 'tokenId'));
     return emptyResponse(204);
   }),
+  ...WEBHOOK_ROUTES,
 ];

@@ -103,6 +103,11 @@ describe('admin routing', () => {
     ['DELETE', '/admin/authors/alice/tokens', 'GET, POST'],
     ['GET', '/admin/authors/alice/tokens/tok_x', 'DELETE'],
     ['POST', '/admin/authors/alice/tokens/tok_x', 'DELETE'],
+    ['DELETE', '/admin/webhooks', 'GET, POST'],
+    ['GET', '/admin/webhooks/wh_x', 'DELETE'],
+    ['GET', '/admin/webhooks/wh_x/secret', 'POST'],
+    ['POST', '/admin/webhooks/wh_x/deliveries', 'GET'],
+    ['GET', '/admin/webhooks/wh_x/deliveries/dlv_y/retry', 'POST'],
   ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
     const { service } = createHarness();
     const response = await service.handle(adminRequest(method, path));
@@ -121,6 +126,9 @@ describe('admin routing', () => {
     '/admin/authors//tokens',
     '/admin/authors/alice/tokens/',
     '/admin/me/x',
+    '/admin/webhooks/',
+    '/admin/webhooks/wh_x/deliveries/dlv_y',
+    '/admin/webhooks//secret',
   ])('answers the unknown admin path %s with 404', async (path) => {
     const { service } = createHarness();
     expectProblem(await service.handle(adminRequest('GET', path)), 404, 'not-found');
@@ -599,6 +607,14 @@ describe('administration refusals as problems (admin-routes.ts maps them, and on
     expect(named('POST', '/admin/authors/alice/tokens')).toBe('POST /admin/authors/:id/tokens');
     expect(named('DELETE', '/admin/authors/alice/tokens/tok_x')).toBe('DELETE /admin/authors/:id/tokens/:tokenId');
     expect(named('PUT', '/admin/authors/alice/tokens/tok_x')).toBe('/admin');
+    expect(named('POST', '/admin/webhooks')).toBe('POST /admin/webhooks');
+    expect(named('GET', '/admin/webhooks')).toBe('GET /admin/webhooks');
+    expect(named('DELETE', '/admin/webhooks/wh_x')).toBe('DELETE /admin/webhooks/:id');
+    expect(named('POST', '/admin/webhooks/wh_x/secret')).toBe('POST /admin/webhooks/:id/secret');
+    expect(named('GET', '/admin/webhooks/wh_x/deliveries')).toBe('GET /admin/webhooks/:id/deliveries');
+    expect(named('POST', '/admin/webhooks/wh_x/deliveries/dlv_y/retry')).toBe(
+      'POST /admin/webhooks/:id/deliveries/:deliveryId/retry',
+    );
   });
 
   it('keeps the cause of a store fault, for the log only', () => {

@@ -7,6 +7,7 @@ import {
   parseAdminToken,
   parseDatabaseUrl,
   parseLogLevel,
+  parseWebhookAllowPrivate,
 } from './config-values.js';
 import { configErrorLine } from './parsed.js';
 
@@ -133,5 +134,19 @@ describe('the admin token rule (docs/protocol.md#administration)', () => {
 
   it('takes ten different characters as enough', () => {
     expect(adminTokenFault('1234567890'.repeat(4))).toBeNull();
+  });
+});
+
+describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
+  it('is on for exactly 1, off for 0 or unset, and refuses any other spelling by name', () => {
+    expect(parseWebhookAllowPrivate('1')).toEqual({ ok: true, value: true });
+    expect(parseWebhookAllowPrivate('0')).toEqual({ ok: true, value: false });
+    expect(parseWebhookAllowPrivate(undefined)).toEqual({ ok: true, value: false });
+    for (const raw of ['yes', 'true', 'on', '01']) {
+      expect(parseWebhookAllowPrivate(raw)).toEqual({
+        ok: false,
+        errors: [{ variable: 'LICENCE_WEBHOOK_ALLOW_PRIVATE', message: `expected 1 (on) or 0 (off), got "${raw}"` }],
+      });
+    }
   });
 });

@@ -104,3 +104,15 @@ export function parseAdminToken(raw: string | undefined): Parsed<string | undefi
   if (fault === null) return parsed(raw);
   return invalid('LICENCE_ADMIN_TOKEN', `${fault} (value not shown; \`pnpm licence token\` makes one)`);
 }
+
+/**
+ * LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks): exactly `1` lifts the destination
+ * rules, `0` or unset keeps them. Anything else (`true`, `yes`) is refused rather than guessed: a
+ * switch that opens the way to internal addresses is turned on only by the one spelling the docs
+ * give.
+ */
+export function parseWebhookAllowPrivate(raw: string | undefined): Parsed<boolean> {
+  if (raw === undefined || raw === '0') return parsed(false);
+  if (raw === '1') return parsed(true);
+  return invalid('LICENCE_WEBHOOK_ALLOW_PRIVATE', `expected 1 (on) or 0 (off), got "${raw}"`);
+}

@@ -22,6 +22,7 @@ import { createNodeSigner } from './node-signer.js';
 import type { ServiceOptions, ServiceResponse } from './service-types.js';
 
 const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 function baseOptions(): ServiceOptions {
   return {
@@ -79,6 +80,29 @@ describe('createService', () => {
     expect(await service.purge()).toBe(0);
   });
 
+  it('purge() also deletes webhook events older than 30 days, with their deliveries, and logs the count', async () => {
+    const { service, store, clock, logger } = createHarness();
+    const body = { url: 'https://shop.example/hook', events: ['key.issued'] };
+    const { id } = await admin(service, 'POST', '/admin/webhooks', body, 201);
+    await issue(service, {});
+    const old = await store.listWebhookDeliveries(String(id), 100);
+    // Delivered, so nothing holds it; a second key's event stays pending.
+    const now = Math.floor(clock.nowMs / 1000);
+    const attempt = { at: now, status: 204, error: null, durationMs: 3 };
+    await store.finishWebhookAttempt(old[0]?.id ?? '', attempt, { status: 'delivered' });
+    clock.advance(30 * DAY + 1000);
+    await issue(service, {});
+    expect(await service.purge()).toBe(0);
+    expect(logger.lines.find((line) => line.fields.action === 'purge.webhooks')?.fields).toEqual({
+      action: 'purge.webhooks',
+      events: 1,
+      before: iso(clock.nowMs - 30 * DAY),
+    });
+    const left = await store.listWebhookDeliveries(String(id), 100);
+    expect(left.map((delivery) => delivery.id)).not.toContain(old[0]?.id);
+    expect(left).toHaveLength(1);
+  });
+
   it('never rejects: a bug in a port is a 500 problem', async () => {
     const { service } = createHarness({
       clock: {
@@ -115,6 +139,21 @@ describe('createService adminToken: the rule of LICENCE_ADMIN_TOKEN (docs/protoc
     } catch (error) {
       expect(String(error)).not.toContain(adminToken);
     }
+  });
+
+  it('refuses a webhookAllowPrivate that is not a boolean (a JavaScript caller, a "0" from the environment)', () => {
+    expect(() => createService(Object.assign(baseOptions(), { webhookAllowPrivate: '0' }))).toThrow(
+      'webhookAllowPrivate: expected a boolean',
+    );
+  });
+
+  it('hands webhookAllowPrivate to the admin API: off, a private URL is a 400; on, it is taken', async () => {
+    const body = { url: 'http://192.168.1.20:8080/hook', events: ['key.issued'] };
+    const off = createHarness();
+    const refused = await off.service.handle(adminRequest('POST', '/admin/webhooks', body));
+    expect(refused.status).toBe(400);
+    const on = createHarness({ webhookAllowPrivate: true });
+    expect((await on.service.handle(adminRequest('POST', '/admin/webhooks', body))).status).toBe(201);
   });
 
   it('refuses a token that is not a string (a JavaScript caller)', () => {

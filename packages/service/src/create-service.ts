@@ -31,7 +31,8 @@ export const HEALTH_PATH = '/healthz';
  *
  * Options are checked here, once: a bad `trustProxy` or an admin token that breaks the rule of
  * LICENCE_ADMIN_TOKEN throws a ValidationError so that a server refuses to start rather than
- * misjudge every request; so does a `console` without its page.
+ * misjudge every request; so does a `console` without its page, and a `webhookAllowPrivate` that is
+ * not a boolean.
  */
 export function createService(options: ServiceOptions): Service {
   const context: ServiceContext = {
@@ -45,9 +46,11 @@ export function createService(options: ServiceOptions): Service {
     trust: compileTrustProxy(options.trustProxy),
     blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
     adminTokenHash: checkedAdminToken(options.adminToken),
+    webhookAllowPrivate: checkedAllowPrivate(options.webhookAllowPrivate),
   };
   const consoleAssets = checkedConsoleAssets(options.console);
-  // The operator's: the daily purge.
+  // The operator's: the daily purge. Every KeyAdmin made from `context` (this one, and one per admin
+  // request in admin-routes.ts) takes its `webhookAllowPrivate`.
   const admin = createKeyAdmin(context);
   const authFailures = createAdminAuthFailures();
   const { logger } = context;
@@ -115,4 +118,13 @@ function checkedAdminToken(token: unknown): Buffer | null {
   const fault = adminTokenFault(token);
   if (fault !== null) throw new ValidationError('adminToken', `adminToken: ${fault} (value not shown)`);
   return hashToken(token);
+}
+
+/** ServiceOptions `webhookAllowPrivate`: a boolean or absent (false), so a stray "0" is not true. */
+function checkedAllowPrivate(value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') {
+    throw new ValidationError('webhookAllowPrivate', 'webhookAllowPrivate: expected a boolean');
+  }
+  return value;
 }

@@ -46,6 +46,13 @@ export type {
   TokenInput,
   TokenView,
   TransferInput,
+  NewWebhookView,
+  RotatedSecretView,
+  WebhookAttemptView,
+  WebhookDeliveriesView,
+  WebhookDeliveryView,
+  WebhookInput,
+  WebhookView,
 } from './key-admin-types.js';
 export { AdminError, isAdminError } from './admin-errors.js';
 export type { AdminErrorClass, AdminErrorCode } from './admin-errors.js';
@@ -89,6 +96,7 @@ export {
   parseAdminToken,
   parseDatabaseUrl,
   parseLogLevel,
+  parseWebhookAllowPrivate,
 } from './config-values.js';
 export type { LogLevel } from './config-values.js';
 export type { CompiledCidr, CompiledTrustProxy } from './client-ip.js';
@@ -107,7 +115,15 @@ export { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS } from './log-redactio
 export { routeLabel } from './route-label.js';
 export { bodyLimitFor, isServicePath } from './service-paths.js';
 
-// Webhooks (docs/protocol.md#webhooks): the pure foundation, not yet wired into routes or stores
+// Webhooks (docs/protocol.md#webhooks)
+export {
+  newWebhookEndpointId,
+  newWebhookEventId,
+  WEBHOOK_DELIVERY_PREFIX,
+  WEBHOOK_ENDPOINT_PREFIX,
+  WEBHOOK_EVENT_PREFIX,
+  webhookDeliveryId,
+} from './webhook-ids.js';
 export { newWebhookSecret, parseWebhookSecret, WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX } from './webhook-secret.js';
 export { signWebhook, webhookSignature } from './webhook-signature.js';
 export type { WebhookHeaders, WebhookMessage } from './webhook-signature.js';
@@ -130,6 +146,14 @@ export {
   WebhookAddressError,
 } from './webhook-destination.js';
 export type { ResolveAll, WebhookUrlOptions } from './webhook-destination.js';
+export {
+  createWebhookDeliverer,
+  WEBHOOK_BATCH,
+  WEBHOOK_INTERVAL_MS,
+  WEBHOOK_LEASE_MARGIN_SECONDS,
+  WEBHOOK_TIMEOUT_MS,
+} from './webhook-deliverer.js';
+export type { WebhookDeliverer, WebhookDelivererOptions } from './webhook-deliverer.js';
 export {
   domainBoundData,
   keyIssuedData,
@@ -155,6 +179,14 @@ export type {
 export type {
   ActivityCount,
   AuthorRecord,
+  ClaimedWebhookDelivery,
+  NewWebhookEndpoint,
+  NewWebhookEvent,
+  WebhookAttemptOutcome,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEndpointRecord,
   AuthorTokenRecord,
   BoundDomain,
   Clock,

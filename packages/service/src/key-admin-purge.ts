@@ -1,12 +1,24 @@
 import { formatQuand } from '@licence/core';
+import { DAY_SECONDS } from './activity-day.js';
 import { fromStore } from './key-admin-keys.js';
 import { type AdminContext, requireOperator } from './key-admin-scope.js';
 import { twelveMonthsBefore } from './retention.js';
+import { nowSeconds } from './service-context.js';
 
 /**
- * docs/protocol.md#privacy: deletes the request-log entries logged more than twelve months ago,
- * and with them their client IPs. `erased` counts the entries deleted, each with its IP. The
- * operator's alone (docs/protocol.md#authors): it reaches every author's log.
+ * docs/protocol.md#webhooks: webhook events and their deliveries are kept 30 days. Long enough for
+ * the retry schedule (3 days 13 h) and for a shop to read the delivery log after a long outage;
+ * short because a body may hold a key (`data.cle` of a regeneration or transfer). An event with a
+ * delivery still pending is kept until it is delivered or failed.
+ */
+export const WEBHOOK_RETENTION_SECONDS = 30 * DAY_SECONDS;
+
+/**
+ * The daily purge. docs/protocol.md#privacy: deletes the request-log entries logged more than
+ * twelve months ago, and with them their client IPs; `erased` counts the entries deleted, each with
+ * its IP. docs/protocol.md#webhooks: deletes the webhook events older than 30 days with their
+ * deliveries (counted in the log line only). The operator's alone (docs/protocol.md#authors): it
+ * reaches every author's log.
  */
 export async function purge(context: AdminContext): Promise<{ readonly erased: number }> {
   const { store, clock, logger } = context;
@@ -16,6 +28,12 @@ export async function purge(context: AdminContext): Promise<{ readonly erased: n
   logger.info(
     { action: 'purge', erased, before: formatQuand(before) },
     'request log entries past retention deleted, with their client IPs',
+  );
+  const eventsBefore = nowSeconds(clock) - WEBHOOK_RETENTION_SECONDS;
+  const events = await fromStore(() => store.purgeWebhookEvents(eventsBefore));
+  logger.info(
+    { action: 'purge.webhooks', events, before: formatQuand(eventsBefore) },
+    'webhook events past retention deleted, with their deliveries',
   );
   return { erased };
 }

@@ -2,35 +2,60 @@ import { adminError } from './admin-errors.js';
 import { changedMeanwhile, fromStore, replacementFor, requireAlive } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import { type AdminContext, reachKey } from './key-admin-scope.js';
-import type { ReplacedKey, TransferInput } from './key-admin-types.js';
+import type { Principal, ReplacedKey, TransferInput } from './key-admin-types.js';
+import type { StoredKey } from './ports.js';
 import { nowSeconds } from './service-context.js';
+import { keyReplacedEvent } from './webhook-events.js';
+import type { WebhookInitiator } from './webhook-payload.js';
 
 /**
  * Regenerate and transfer (docs/protocol.md#key-lifecycle): a new key replaces a live one, which
  * then answers `regeneration` or `transfert`. The new key, shown this once, keeps the product, the
- * kind and the limits.
+ * kind and the limits. Its `key.regenerated` or `key.transferred` event (docs/protocol.md#webhooks)
+ * carries it in full (`data.cle`: the shop must hand it to its buyer), and is stored in the same
+ * write as the replacement, or not at all.
  */
 
+/** Who replaced the key, as the event says: the operator's token or CLI, or an author's token. */
+function initiatorOf(principal: Principal): WebhookInitiator {
+  return principal.role === 'operator' ? 'operator' : 'author';
+}
+
+/** Stores the replacement of `stored` with its event; answers the new formatted key. */
+async function replace(
+  context: AdminContext,
+  stored: StoredKey,
+  status: 'regeneration' | 'transfert',
+  domains: readonly string[],
+  now: number,
+): Promise<{ readonly cle: string; readonly hint: string }> {
+  const replacement = replacementFor(context.random, stored, now);
+  const type = status === 'regeneration' ? 'key.regenerated' : 'key.transferred';
+  const data = { hint: stored.hint, cle: replacement.cle, produit: stored.produit };
+  const event = keyReplacedEvent(context.random, type, now, { ...data, initiatedBy: initiatorOf(context.principal) });
+  const result = await fromStore(() =>
+    context.store.replaceKey(stored.id, status, replacement.key, domains, now, [event]),
+  );
+  if (result.result === 'not-active') throw changedMeanwhile(stored);
+  return { cle: replacement.cle, hint: replacement.key.hint };
+}
+
 export async function regenerateKey(context: AdminContext, cle: string): Promise<ReplacedKey> {
-  const { store, clock, random, logger } = context;
   const stored = await reachKey(context, cle);
-  const now = nowSeconds(clock);
+  const now = nowSeconds(context.clock);
   requireAlive(stored, now);
   // The same product, domains and limits; the old key answers `regeneration`.
-  const replacement = replacementFor(random, stored, now);
   const domains = stored.domains.map((entry) => entry.domain);
-  const result = await fromStore(() => store.replaceKey(stored.id, 'regeneration', replacement.key, domains, now));
-  if (result.result === 'not-active') throw changedMeanwhile(stored);
-  logger.info({ action: 'key.regenerate', hint: stored.hint, newHint: replacement.key.hint }, 'key regenerated');
-  return { cle: replacement.cle };
+  const fresh = await replace(context, stored, 'regeneration', domains, now);
+  context.logger.info({ action: 'key.regenerate', hint: stored.hint, newHint: fresh.hint }, 'key regenerated');
+  return { cle: fresh.cle };
 }
 
 export async function transferKey(context: AdminContext, cle: string, input: TransferInput): Promise<ReplacedKey> {
-  const { store, clock, random, logger } = context;
   const from = input.from === undefined ? null : rules.transferDomain('from', input.from);
   const to = input.to === undefined ? null : rules.transferDomain('to', input.to);
   const stored = await reachKey(context, cle);
-  const now = nowSeconds(clock);
+  const now = nowSeconds(context.clock);
   requireAlive(stored, now);
   const bound = stored.domains.map((entry) => entry.domain);
   if (from !== null && !bound.includes(from)) throw adminError('DOMAIN_NOT_BOUND', stored.hint, from);
@@ -40,12 +65,7 @@ export async function transferKey(context: AdminContext, cle: string, input: Tra
   if (domains.length > stored.sites) {
     throw adminError('TOO_MANY_DOMAINS', stored.hint, stored.sites, to ?? 'the new domain', domains.length);
   }
-  const replacement = replacementFor(random, stored, now);
-  const result = await fromStore(() => store.replaceKey(stored.id, 'transfert', replacement.key, domains, now));
-  if (result.result === 'not-active') throw changedMeanwhile(stored);
-  logger.info(
-    { action: 'key.transfer', hint: stored.hint, newHint: replacement.key.hint, from, to },
-    'key transferred',
-  );
-  return { cle: replacement.cle };
+  const fresh = await replace(context, stored, 'transfert', domains, now);
+  context.logger.info({ action: 'key.transfer', hint: stored.hint, newHint: fresh.hint, from, to }, 'key transferred');
+  return { cle: fresh.cle };
 }

@@ -4,17 +4,23 @@ import * as rules from './key-admin-rules.js';
 import { type AdminContext, reachKey } from './key-admin-scope.js';
 import type { RevokedKey, RevokeInput } from './key-admin-types.js';
 import { nowSeconds } from './service-context.js';
+import { keyRevokedEvent } from './webhook-events.js';
 
-/** Revokes a live key for good (docs/protocol.md#key-lifecycle): it then answers `revocation`. */
+/**
+ * Revokes a live key for good (docs/protocol.md#key-lifecycle): it then answers `revocation`. The
+ * `key.revoked` event (docs/protocol.md#webhooks: without the reason) is stored with the change.
+ */
 export async function revokeKey(context: AdminContext, cle: string, input: RevokeInput): Promise<RevokedKey> {
   const { store, clock, logger } = context;
   const reason = input.reason === undefined ? null : rules.text('reason', input.reason, rules.MAX_REASON_LENGTH);
   const stored = await reachKey(context, cle);
   const now = nowSeconds(clock);
   requireAlive(stored, now);
-  const result = await fromStore(() => store.revokeKey(stored.id, reason, now));
+  const quand = formatQuand(now);
+  const event = keyRevokedEvent(context.random, now, { hint: stored.hint, produit: stored.produit, quand });
+  const result = await fromStore(() => store.revokeKey(stored.id, reason, now, [event]));
   if (result === 'not-active') throw changedMeanwhile(stored);
   // The reason is for the author: kept in the store, never logged.
   logger.info({ action: 'key.revoke', hint: stored.hint }, 'key revoked');
-  return { hint: stored.hint, status: 'revocation', quand: formatQuand(now) };
+  return { hint: stored.hint, status: 'revocation', quand };
 }

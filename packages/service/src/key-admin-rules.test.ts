@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { invalidField } from '../test/invalid-field.js';
-import { days, expire, expireAllowed, key, label, sites, slug, text, transferDomain } from './key-admin-rules.js';
+import {
+  days,
+  expire,
+  expireAllowed,
+  key,
+  label,
+  sites,
+  slug,
+  text,
+  transferDomain,
+  webhookEvents,
+  webhookUrl,
+} from './key-admin-rules.js';
 import { parseDateTime } from './parse-date-time.js';
 
 const detail = invalidField;
@@ -117,5 +129,29 @@ describe('key administration rules', () => {
       const once = transferDomain('from', host);
       expect(transferDomain('from', once)).toBe(once);
     }
+  });
+
+  it("webhookUrl: the rules of webhook-destination.ts as INVALID_FIELD, the parser's spelling kept", () => {
+    expect(webhookUrl('https://Shop.Example/hook?x=1', false)).toBe('https://shop.example/hook?x=1');
+    expect(detail(() => webhookUrl('http://10.0.0.5/', false))).toBe(
+      'url: 10.0.0.5 is not a public address: private (RFC 1918)',
+    );
+    expect(webhookUrl('http://10.0.0.5/', true)).toBe('http://10.0.0.5/');
+    expect(detail(() => webhookUrl('https://user:secret@shop.example/', true))).toBe(
+      'url: must not hold a user name or password',
+    );
+  });
+
+  it('webhookEvents: at least one known type, each once, in WEBHOOK_EVENT_TYPES order', () => {
+    expect(webhookEvents(['verdict.refused', 'key.revoked', 'key.revoked', 'key.issued'])).toEqual([
+      'key.issued',
+      'key.revoked',
+      'verdict.refused',
+    ]);
+    expect(detail(() => webhookEvents([]))).toBe('events: expected at least one event type');
+    // The unknown name is cut to 40 characters.
+    expect(detail(() => webhookEvents(['key.issued', 'x'.repeat(100)]))).toBe(
+      `events: unknown event type "${'x'.repeat(40)}"; expected among "key.issued", "key.regenerated", "key.transferred", "key.revoked", "domain.bound", "verdict.refused"`,
+    );
   });
 });

@@ -1,5 +1,7 @@
 import { isValidationError, MAX_QUAND_SECONDS, normalizeKey, parseHost, type KeyKind } from '@licence/core';
 import { type AdminError, adminError } from './admin-errors.js';
+import { checkWebhookUrl } from './webhook-destination.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-payload.js';
 
 /**
  * The rules of key administration's inputs (docs/protocol.md#key-lifecycle, #administration), on
@@ -137,4 +139,30 @@ export function transferDomain(name: 'from' | 'to', value: string): string {
   }
   // A `from` with no registrable domain is simply never bound: the caller gets the 409 for that.
   return registrable ?? value.trim().toLowerCase();
+}
+
+/**
+ * An endpoint's `url` (docs/protocol.md#webhooks, webhook-destination.ts): https, no credentials nor
+ * fragment, at most 2048 characters, no private, loopback or link-local address, unless
+ * `allowPrivate` (LICENCE_WEBHOOK_ALLOW_PRIVATE=1). Answers the URL as the parser writes it (what is
+ * stored and shown). The messages never repeat the URL: its query may hold the shop's credential.
+ */
+export function webhookUrl(value: string, allowPrivate: boolean): string {
+  return coreCheck('url', () => checkWebhookUrl(value, { allowPrivate }).href);
+}
+
+/**
+ * An endpoint's `events` (docs/protocol.md#webhooks): at least one, each a known type; kept each
+ * once, in WEBHOOK_EVENT_TYPES order, whatever the order and repeats given, so that two endpoints
+ * subscribed to the same events list them the same way.
+ */
+export function webhookEvents(values: readonly string[]): WebhookEventType[] {
+  if (values.length === 0) throw invalid('events', 'expected at least one event type');
+  const unknown = values.find((value) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(value));
+  if (unknown !== undefined) {
+    // The unknown name is quoted (cut to 40 characters): it is what the caller typed wrong.
+    const known = WEBHOOK_EVENT_TYPES.map((type) => `"${type}"`).join(', ');
+    throw invalid('events', `unknown event type ${JSON.stringify(unknown.slice(0, 40))}; expected among ${known}`);
+  }
+  return WEBHOOK_EVENT_TYPES.filter((type) => values.includes(type));
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { as, authorWithToken, call } from '../test/authors.js';
 import { admin, adminRequest, createHarness, issue, json, verdict } from '../test/harness.js';
 import { PROBLEM_BASE } from './problem.js';
-import type { ServiceResponse } from './service-types.js';
+import type { Service, ServiceResponse } from './service-types.js';
 
 // docs/protocol.md#authors: an author token reaches its author's products and keys only; another
 // author's is a 404, the same answer as for one that does not exist; the operator's routes and a
@@ -196,5 +196,84 @@ describe('authors added after their products (docs/protocol.md#authors)', () => 
     expect(await call(service, carol.token, 'GET', '/admin/products', undefined, 200)).toEqual({
       products: [{ id: 'old-theme', author: 'carol', name: 'old-theme', installations: 0 }],
     });
+  });
+});
+
+describe("webhook endpoints (docs/protocol.md#webhooks): another author's, or every author's, are a 404", () => {
+  /** Alice's endpoint (made by her token), Bob's (made by the operator) and one of every author. */
+  async function endpoints() {
+    const authors = await twoAuthors();
+    const { service, alice } = authors;
+    const events = ['key.issued', 'key.revoked'];
+    const every = await admin(service, 'POST', '/admin/webhooks', { url: 'https://all.example/', events }, 201);
+    const body = { url: 'https://a.example/', events };
+    const ofAlice = await call(service, alice.token, 'POST', '/admin/webhooks', body, 201);
+    const bobs = { url: 'https://b.example/', events, author: 'bob' };
+    const ofBob = await admin(service, 'POST', '/admin/webhooks', bobs, 201);
+    // One event each: Alice's and every author's endpoints hear of theme-a, Bob's and every author's of theme-b.
+    await call(service, alice.token, 'POST', `/admin/keys/${authors.cleA}/revoke`, {}, 200);
+    await admin(service, 'POST', `/admin/keys/${authors.cleB}/revoke`, {}, 200);
+    return { ...authors, every: String(every.id), ofAlice: String(ofAlice.id), ofBob: String(ofBob.id) };
+  }
+
+  const deliveryOf = async (service: Service, id: string): Promise<string> => {
+    const { deliveries } = await admin(service, 'GET', `/admin/webhooks/${id}/deliveries`, undefined, 200);
+    const first = (deliveries as { id: string }[])[0];
+    if (first === undefined) throw new Error('no delivery');
+    return first.id;
+  };
+
+  it('answers every route on them as on a missing endpoint, and changes nothing', async () => {
+    const { service, alice, every, ofBob } = await endpoints();
+    for (const id of [ofBob, every]) {
+      const delivery = await deliveryOf(service, id);
+      const routes: [string, string][] = [
+        ['DELETE', `/admin/webhooks/${id}`],
+        ['POST', `/admin/webhooks/${id}/secret`],
+        ['GET', `/admin/webhooks/${id}/deliveries`],
+        ['POST', `/admin/webhooks/${id}/deliveries/${delivery}/retry`],
+      ];
+      for (const [method, path] of routes) {
+        // The very answer the operator gets where no such endpoint exists.
+        const missing = await createHarness().service.handle(adminRequest(method, path));
+        expectProblem(missing, 404, 'not-found', `no webhook ${id}`);
+        const response = await service.handle(as(alice.token, method, path));
+        expect(response.status).toBe(404);
+        expect(response.body).toBe(missing.body);
+      }
+    }
+    const listed = await admin(service, 'GET', '/admin/webhooks', undefined, 200);
+    expect((listed.webhooks as unknown[]).length).toBe(3);
+    const bobs = await admin(service, 'GET', `/admin/webhooks/${ofBob}/deliveries`, undefined, 200);
+    expect(bobs.deliveries).toEqual([
+      expect.objectContaining({ type: 'key.revoked', status: 'pending', attempts: [] }),
+    ]);
+  });
+
+  it('lets an author token reach its own: rotate, deliveries, retry, delete', async () => {
+    const { service, alice, ofAlice } = await endpoints();
+    const rotated = await call(service, alice.token, 'POST', `/admin/webhooks/${ofAlice}/secret`, undefined, 200);
+    expect(rotated).toMatchObject({ id: ofAlice, secret: expect.stringMatching(/^whsec_/) });
+    const log = await call(service, alice.token, 'GET', `/admin/webhooks/${ofAlice}/deliveries`, undefined, 200);
+    expect(log).toMatchObject({ webhook: ofAlice, deliveries: [{ type: 'key.revoked' }] });
+    const delivery = await deliveryOf(service, ofAlice);
+    const path = `/admin/webhooks/${ofAlice}/deliveries/${delivery}/retry`;
+    expect(await call(service, alice.token, 'POST', path, undefined, 202)).toMatchObject({ id: delivery });
+    expect(await call(service, alice.token, 'DELETE', `/admin/webhooks/${ofAlice}`, undefined, 204)).toEqual({});
+    expect(await call(service, alice.token, 'GET', '/admin/webhooks', undefined, 200)).toEqual({ webhooks: [] });
+  });
+
+  it('lets the operator reach every endpoint', async () => {
+    const { service, every, ofAlice, ofBob } = await endpoints();
+    for (const id of [every, ofAlice, ofBob]) {
+      expect(await admin(service, 'GET', `/admin/webhooks/${id}/deliveries`, undefined, 200)).toMatchObject({
+        webhook: id,
+      });
+    }
+    // Every author's endpoint heard both revocations; each author's, its own only.
+    const types = async (id: string) =>
+      ((await admin(service, 'GET', `/admin/webhooks/${id}/deliveries`, undefined, 200)).deliveries as unknown[])
+        .length;
+    expect([await types(every), await types(ofAlice), await types(ofBob)]).toEqual([2, 1, 1]);
   });
 });

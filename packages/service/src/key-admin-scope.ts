@@ -2,14 +2,18 @@ import { adminError } from './admin-errors.js';
 import { findKey, fromStore } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import type { KeyAdminOptions, Principal } from './key-admin-types.js';
-import type { AuthorRecord, ProductRecord, StoredKey } from './ports.js';
+import type { AuthorRecord, ProductRecord, StoredKey, WebhookEndpointRecord } from './ports.js';
+import { WEBHOOK_ENDPOINT_PREFIX } from './webhook-ids.js';
 
 /**
  * Who may reach what (docs/protocol.md#authors), in this one place: the operator reaches
  * everything; an author token reaches the products whose `author` is its author, and the keys of
  * those products. Another author's product or key is refused exactly as a missing one is (a 404
  * whose message names what was asked), so that a token never learns what exists beyond its own;
- * what only the operator may do, and a product made for another author, are a 403.
+ * what only the operator may do, and a product or a webhook made for another author, are a 403.
+ * Webhook endpoints (docs/protocol.md#webhooks) follow the same rule: an author token reaches the
+ * endpoints of its author; another author's, and one that receives every author's events (`author`
+ * null, the operator's), are the 404 of a missing one.
  */
 
 /** Key administration's inputs plus who is asking: what every scoped operation gets. */
@@ -74,4 +78,31 @@ export async function reachAuthor(context: AdminContext, authorId: string): Prom
   const author = await fromStore(() => context.store.getAuthor(id));
   if (author === null) throw adminError('AUTHOR_NOT_FOUND', id);
   return author;
+}
+
+/**
+ * The author of a new webhook endpoint (docs/protocol.md#webhooks): the operator names one, or none
+ * (null: every author's events; whether a named one exists, the store says); an author token's
+ * endpoint is its own author's, named or left out, and `OTHER_AUTHOR_WEBHOOK` for any other.
+ * `given` is already checked.
+ */
+export function webhookAuthor(principal: Principal, given: string | undefined): string | null {
+  if (principal.role === 'operator') return given ?? null;
+  if (given !== undefined && given !== principal.author) throw adminError('OTHER_AUTHOR_WEBHOOK', principal.author);
+  return principal.author;
+}
+
+/** What an id made by webhook-ids.ts looks like; anything else is not repeated in a message. */
+export function shownId(prefix: string, id: string): string | null {
+  return id.startsWith(prefix) && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
+}
+
+/** The endpoint `id`, when the principal reaches it; else `WEBHOOK_NOT_FOUND`, as for a missing one. */
+export async function reachWebhook(context: AdminContext, id: string): Promise<WebhookEndpointRecord> {
+  const endpoint = await fromStore(() => context.store.getWebhookEndpoint(id));
+  const { principal } = context;
+  if (endpoint === null || (principal.role === 'author' && endpoint.author !== principal.author)) {
+    throw adminError('WEBHOOK_NOT_FOUND', shownId(WEBHOOK_ENDPOINT_PREFIX, id));
+  }
+  return endpoint;
 }

@@ -1,5 +1,6 @@
 import type { KeyKind, KeyStatus, RandomBytes } from '@licence/core';
-import type { Clock, Logger, Store } from './ports.js';
+import type { Clock, Logger, Store, WebhookDeliveryStatus } from './ports.js';
+import type { WebhookEventType } from './webhook-payload.js';
 
 /**
  * Key administration's language (docs/protocol.md#key-lifecycle, #administration): what its
@@ -11,6 +12,11 @@ export interface KeyAdminOptions {
   readonly clock: Clock;
   readonly random: RandomBytes;
   readonly logger: Logger;
+  /**
+   * LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (docs/protocol.md#webhooks): endpoints may be `http` and reach
+   * private, loopback and link-local addresses. Default false.
+   */
+  readonly webhookAllowPrivate?: boolean;
 }
 
 /**
@@ -205,4 +211,82 @@ export interface KeyAdmin {
   createAuthorToken(authorId: string, input?: TokenInput): Promise<NewTokenView>;
   listAuthorTokens(authorId: string): Promise<{ readonly tokens: readonly TokenView[] }>;
   revokeAuthorToken(authorId: string, tokenId: string): Promise<void>;
+
+  /**
+   * docs/protocol.md#webhooks. An author token manages its own endpoints; an endpoint of every
+   * author (`author` null) is the operator's.
+   */
+  addWebhook(input: WebhookInput): Promise<NewWebhookView>;
+  listWebhooks(): Promise<{ readonly webhooks: readonly WebhookView[] }>;
+  removeWebhook(id: string): Promise<void>;
+  /** A new secret, shown once; the previous ones keep signing for 24 hours. */
+  rotateWebhookSecret(id: string): Promise<RotatedSecretView>;
+  /** The last 100 deliveries, newest first, with their attempts. */
+  webhookDeliveries(id: string): Promise<WebhookDeliveriesView>;
+  /** Due now again, whatever its status. */
+  retryWebhookDelivery(id: string, deliveryId: string): Promise<WebhookDeliveryView>;
+}
+
+/**
+ * A new endpoint (docs/protocol.md#webhooks). `url`: `https`, no credentials nor fragment, at most
+ * 2048 characters, not a private address (unless LICENCE_WEBHOOK_ALLOW_PRIVATE). `events`: at least
+ * one of WEBHOOK_EVENT_TYPES. `author`: the operator names one, or leaves it out for every author's
+ * events; an author token leaves it out or names itself.
+ */
+export interface WebhookInput {
+  readonly url: string;
+  readonly events: readonly WebhookEventType[];
+  readonly author?: string | undefined;
+}
+
+export interface WebhookView {
+  readonly id: string;
+  readonly url: string;
+  /** In WEBHOOK_EVENT_TYPES order, each once. */
+  readonly events: readonly WebhookEventType[];
+  /** null: every author's events. */
+  readonly author: string | null;
+  /** ISO 8601. */
+  readonly created: string;
+}
+
+export interface NewWebhookView extends WebhookView {
+  /** `whsec_` + base64 of 32 random bytes, shown this once. */
+  readonly secret: string;
+}
+
+export interface RotatedSecretView {
+  readonly id: string;
+  /** The new secret, shown this once. */
+  readonly secret: string;
+  /** ISO 8601: until when the previous secrets sign too. */
+  readonly previousUntil: string;
+}
+
+export interface WebhookAttemptView {
+  /** ISO 8601. */
+  readonly at: string;
+  /** The receiver's HTTP status; null when none came. */
+  readonly status: number | null;
+  /** Why it failed without a status (`timeout after 15 s`); null otherwise. */
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
+export interface WebhookDeliveryView {
+  readonly id: string;
+  /** The event's id: the `webhook-id` header. */
+  readonly event: string;
+  readonly type: WebhookEventType;
+  /** ISO 8601: when the event happened. */
+  readonly created: string;
+  readonly status: WebhookDeliveryStatus;
+  /** ISO 8601; null unless pending. */
+  readonly nextAttempt: string | null;
+  readonly attempts: readonly WebhookAttemptView[];
+}
+
+export interface WebhookDeliveriesView {
+  readonly webhook: string;
+  readonly deliveries: readonly WebhookDeliveryView[];
 }

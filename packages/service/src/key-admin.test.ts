@@ -56,9 +56,10 @@ describe('createKeyAdmin', () => {
     });
     expect(await admin.showKey(issued.cle)).toMatchObject({ hint: '1111', status: 'active', domains: [] });
     const moved = await admin.transferKey(issued.cle, { to: 'exemple.fr' });
-    expect(moved).toEqual({ cle: '22222-22222-22222-22222-22222' });
+    // Byte 2 went to the id of the key.issued event (docs/protocol.md#webhooks), so byte 3 here.
+    expect(moved).toEqual({ cle: '33333-33333-33333-33333-33333' });
     expect((await admin.showKey(moved.cle)).domains.map((entry) => entry.domain)).toEqual(['exemple.fr']);
-    expect(await admin.revokeKey(moved.cle)).toMatchObject({ hint: '2222', status: 'revocation' });
+    expect(await admin.revokeKey(moved.cle)).toMatchObject({ hint: '3333', status: 'revocation' });
     expect((await admin.installations('theme')).count).toBe(0);
   });
 
@@ -159,16 +160,21 @@ describe('createKeyAdmin', () => {
       produit: null,
     });
     expect(await admin.purge()).toEqual({ erased: 1 });
-    expect(logger.lines.at(-1)?.fields).toEqual({ action: 'purge', erased: 1, before: '2025-11-22T10:14:00Z' });
+    expect(logger.lines.slice(-2).map((line) => line.fields)).toEqual([
+      { action: 'purge', erased: 1, before: '2025-11-22T10:14:00Z' },
+      // docs/protocol.md#webhooks: events are kept 30 days.
+      { action: 'purge.webhooks', events: 0, before: '2026-10-23T10:14:00Z' },
+    ]);
   });
 
   it('logs hints only', async () => {
     const { admin, logger } = setup();
     await admin.addProduct({ id: 'theme', author: 'alice', name: 'Theme' });
     const { cle } = await admin.issueKey({ produit: 'theme', kind: 'buyer' });
-    await admin.regenerateKey(cle);
+    const fresh = await admin.regenerateKey(cle);
+    expect(fresh.cle).toBe('33333-33333-33333-33333-33333');
     expect(logger.text()).not.toContain('11111');
-    expect(logger.text()).not.toContain('22222');
+    expect(logger.text()).not.toContain('33333');
     expect(logger.lines.map((line) => line.fields.action)).toEqual(['product.add', 'key.issue', 'key.regenerate']);
   });
 });

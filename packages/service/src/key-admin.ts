@@ -1,19 +1,24 @@
 import { activity } from './key-admin-activity.js';
 import { addAuthor } from './key-admin-add-author.js';
+import { addWebhook } from './key-admin-add-webhook.js';
 import { createAuthorToken } from './key-admin-create-token.js';
 import { issueKey } from './key-admin-issue.js';
 import { listAuthors } from './key-admin-list-authors.js';
 import { listProducts } from './key-admin-list-products.js';
 import { listAuthorTokens } from './key-admin-list-tokens.js';
+import { listWebhooks } from './key-admin-list-webhooks.js';
 import { me } from './key-admin-me.js';
 import { addProduct, installations } from './key-admin-products.js';
 import { purge } from './key-admin-purge.js';
+import { removeWebhook } from './key-admin-remove-webhook.js';
 import { regenerateKey, transferKey } from './key-admin-replace.js';
 import { revokeKey } from './key-admin-revoke.js';
 import { revokeAuthorToken } from './key-admin-revoke-token.js';
+import { rotateWebhookSecret } from './key-admin-rotate-webhook-secret.js';
 import type { AdminContext } from './key-admin-scope.js';
 import { showKey } from './key-admin-show.js';
 import { type KeyAdmin, type KeyAdminOptions, OPERATOR, type Principal } from './key-admin-types.js';
+import { retryWebhookDelivery, webhookDeliveries } from './key-admin-webhook-deliveries.js';
 
 /**
  * Key administration (docs/protocol.md#key-lifecycle, #administration) as plain operations on typed
@@ -25,7 +30,9 @@ import { type KeyAdmin, type KeyAdminOptions, OPERATOR, type Principal } from '.
  */
 export function createKeyAdmin(options: KeyAdminOptions, principal: Principal = OPERATOR): KeyAdmin {
   const { store, clock, random, logger } = options;
-  const context: AdminContext = { store, clock, random, logger, principal };
+  // docs/protocol.md#webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE, off unless set.
+  const webhookAllowPrivate = options.webhookAllowPrivate === true;
+  const context: AdminContext = { store, clock, random, logger, webhookAllowPrivate, principal };
   return {
     addProduct: (input) => addProduct(context, input),
     issueKey: (input) => issueKey(context, input),
@@ -43,5 +50,11 @@ export function createKeyAdmin(options: KeyAdminOptions, principal: Principal = 
     createAuthorToken: (authorId, input = {}) => createAuthorToken(context, authorId, input),
     listAuthorTokens: (authorId) => listAuthorTokens(context, authorId),
     revokeAuthorToken: (authorId, tokenId) => revokeAuthorToken(context, authorId, tokenId),
+    addWebhook: (input) => addWebhook(context, input),
+    listWebhooks: () => listWebhooks(context),
+    removeWebhook: (id) => removeWebhook(context, id),
+    rotateWebhookSecret: (id) => rotateWebhookSecret(context, id),
+    webhookDeliveries: (id) => webhookDeliveries(context, id),
+    retryWebhookDelivery: (id, deliveryId) => retryWebhookDelivery(context, id, deliveryId),
   };
 }

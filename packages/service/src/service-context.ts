@@ -12,6 +12,11 @@ export interface ServiceContext
   readonly blockedUserAgents: readonly RegExp[];
   /** SHA-256 of the admin token; null when the admin API is off. */
   readonly adminTokenHash: Buffer | null;
+  /**
+   * ServiceOptions `webhookAllowPrivate` (docs/protocol.md#webhooks), checked; absent is false.
+   * Handed on to every KeyAdmin made from this context.
+   */
+  readonly webhookAllowPrivate?: boolean;
 }
 
 /** The clock in whole seconds, as every stored time and `donnees` holds them. */

@@ -67,6 +67,12 @@ export interface ServiceOptions {
    * is on. Unset: `/console` is a 404 like any unknown path.
    */
   readonly console?: ConsoleAssets;
+  /**
+   * docs/protocol.md#webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE=1, webhook endpoints may be `http` and
+   * reach private, loopback and link-local addresses (a receiver on the same machine or network).
+   * Default false. The deliverer takes the same setting (`allowPrivate`).
+   */
+  readonly webhookAllowPrivate?: boolean;
 }
 
 /**
@@ -80,8 +86,9 @@ export interface ConsoleAssets {
 export interface Service {
   handle(request: ServiceRequest): Promise<ServiceResponse>;
   /**
-   * docs/protocol.md#privacy: delete the request-log entries older than twelve months, with their
-   * client IPs; returns the count.
+   * The daily purge. docs/protocol.md#privacy: delete the request-log entries older than twelve
+   * months, with their client IPs; returns their count. docs/protocol.md#webhooks: delete the
+   * webhook events older than 30 days with their deliveries (counted in the log line).
    */
   purge(): Promise<number>;
 }

@@ -16,6 +16,7 @@ import { hashKey } from './key-hash.js';
 import type { RequestLogEntry, StoredKey, VerdictOutcome } from './ports.js';
 import { HttpError } from './problem.js';
 import { fromStore, nowSeconds, type ServiceContext } from './service-context.js';
+import { domainBoundEvent, verdictRefusedEvent } from './webhook-events.js';
 
 /** A parsed verdict request (public-endpoint.ts): every field already checked (the 400s are behind us). */
 export interface VerdictInput {
@@ -91,6 +92,25 @@ function outcomeOf({ donnees }: VerdictDecision): VerdictOutcome {
   return motif;
 }
 
+/**
+ * docs/protocol.md#webhooks: an `autre_domaine` refusal of a known key is the moment to sell a
+ * bigger licence, so it becomes a `verdict.refused` event, at most once per key, host and UTC day
+ * (the store drops a duplicate `dedupe`). Written to the store's outbox only: the verdict never
+ * waits on the shop's receiver, which the deliverer calls later.
+ */
+async function noteRefusal(
+  context: ServiceContext,
+  stored: StoredKey | null,
+  decision: VerdictDecision,
+  host: HostInfo,
+  now: number,
+): Promise<void> {
+  if (stored === null || decision.donnees.motif !== 'autre_domaine') return;
+  const data = { hint: stored.hint, produit: stored.produit, motif: 'autre_domaine', hote: host.hote } as const;
+  const event = verdictRefusedEvent(context.random, now, stored.id, data);
+  await fromStore(() => context.store.addWebhookEvent(event));
+}
+
 /** Binding is tried at most this often: once, and once more after losing a race. */
 const BIND_ATTEMPTS = 2;
 
@@ -98,7 +118,9 @@ const BIND_ATTEMPTS = 2;
  * The verdict (docs/protocol.md#verdict), carried out against the store and signed: look the key up
  * by its hash, let core decide, bind atomically when core asks (deciding again if a racing call
  * took the last slot), note the last sighting of an already bound domain, log the request
- * (docs/protocol.md#privacy), sign.
+ * (docs/protocol.md#privacy), sign. A new binding's `domain.bound` event is stored by the same
+ * write, and only when it binds; an `autre_domaine` refusal is noted for the webhooks
+ * (`noteRefusal`), in parallel with the log line (docs/protocol.md#webhooks).
  *
  * Every fault is thrown as a 5xx HttpError (docs/protocol.md#errors: never a signed refusal): a
  * store that does not answer (503), or a record that core refuses (500, toKeyRecord).
@@ -121,7 +143,8 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
     const keyId: string = stored.id;
     const domain: string = decision.bind;
     const sites = stored.sites;
-    const result = await fromStore(() => store.bindDomain(keyId, domain, sites, now));
+    const event = domainBoundEvent(context.random, now, { hint: stored.hint, produit: stored.produit, domain });
+    const result = await fromStore(() => store.bindDomain(keyId, domain, sites, now, [event]));
     touch = false;
     if (result !== 'full') break;
     // A racing call took the last slot between our read and our bind (docs/protocol.md#verdict:
@@ -144,7 +167,10 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
 
   const keyId = stored?.id ?? null;
   const activity = verdictActivity(decision, stored, produit);
-  await fromStore(() => store.logRequest({ at: now, keyId, host: host.hote, ip: input.ip, ...activity }));
+  await Promise.all([
+    fromStore(() => store.logRequest({ at: now, keyId, host: host.hote, ip: input.ip, ...activity })),
+    noteRefusal(context, stored, decision, host, now),
+  ]);
 
   const envelope = signDonnees(decision.donnees, context.signer);
   logger.info({ hint, ok: decision.donnees.ok, motif: decision.donnees.motif, hote: host.hote }, 'verdict');

@@ -1,0 +1,13 @@
+import { fromStore } from './key-admin-keys.js';
+import { type AdminContext, authorFilter } from './key-admin-scope.js';
+import type { WebhookView } from './key-admin-types.js';
+import { webhookView } from './key-admin-webhook-views.js';
+
+/**
+ * `GET /admin/webhooks` (docs/protocol.md#webhooks): the operator sees every endpoint, an author
+ * token its author's only (not those of every author, which are the operator's); oldest first.
+ */
+export async function listWebhooks(context: AdminContext): Promise<{ readonly webhooks: readonly WebhookView[] }> {
+  const endpoints = await fromStore(() => context.store.listWebhookEndpoints(authorFilter(context.principal)));
+  return { webhooks: endpoints.map(webhookView) };
+}
