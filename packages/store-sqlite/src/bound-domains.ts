@@ -3,6 +3,7 @@ import { requireKeyId } from '@licence/service';
 import type { Store } from '@licence/service';
 import { parseRowId } from './row-id.js';
 import type { DomainRow } from './rows.js';
+import type { WebhookOutbox } from './webhook-outbox.js';
 import type { WriteBatcher } from './write-batcher.js';
 
 /** The statements on `bound_domains`, prepared once; the key reads and writes use them too. */
@@ -77,16 +78,24 @@ function bind(
 
 /**
  * Binding and last seen (docs/protocol.md#verdict rules 7 and 8): two of the three writes of every
- * verdict, so they go through the group commit (write-batcher.ts).
+ * verdict, so they go through the group commit (write-batcher.ts). A binding's webhook events
+ * (`domain.bound`) are written in its own savepoint, on 'bound' only (docs/protocol.md#webhooks).
  */
 export function domainBindings(
   sql: BoundDomainStatements,
   writes: WriteBatcher,
+  outbox: WebhookOutbox,
 ): Pick<Store, 'bindDomain' | 'touchDomain'> {
   return {
-    async bindDomain(keyId, domain, sites, now) {
+    async bindDomain(keyId, domain, sites, now, events = []) {
       const rowid = requireKeyId(keyId, parseRowId);
-      return writes.write(() => bind(sql, rowid, domain, sites, now));
+      return writes.write(() => {
+        const outcome = bind(sql, rowid, domain, sites, now);
+        if (outcome === 'bound') {
+          outbox.write(events);
+        }
+        return outcome;
+      });
     },
 
     async touchDomain(keyId, domain, now) {

@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,69 @@ const logWorker = join(packageDir, 'test', 'log-worker.mjs');
 // Under node_modules, so it is git-ignored and resolves better-sqlite3 like the package does.
 const bundleDir = join(packageDir, 'node_modules', '.cache', 'store-sqlite-cross-process');
 
-type WorkerResult = 'bound' | 'already' | 'full' | 'logged' | `error: ${string}`;
+type WorkerResult = 'bound' | 'already' | 'full' | 'logged' | `error: ${string}` | string;
+
+/**
+ * The claim worker (plain JavaScript, written into the test's folder): claims at a fixed `now`
+ * until nothing is pending, holds each claim a few milliseconds as an HTTP attempt would, then
+ * records it delivered. It answers `<delivery id> <endpoint id> <event id> <claimed at, ms>` per
+ * claim. argv: <built module> <database file> <now> <hold ms>
+ */
+const CLAIM_WORKER = `
+import { pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+const [modulePath, file, now, hold] = process.argv.slice(2);
+const { openSqliteStore } = await import(pathToFileURL(modulePath).href);
+const store = openSqliteStore({ file });
+const at = Number(now);
+
+async function pending() {
+  const endpoints = await store.listWebhookEndpoints(null);
+  const lists = await Promise.all(endpoints.map((e) => store.listWebhookDeliveries(e.id, 100000)));
+  return lists.flat().some((d) => d.status === 'pending');
+}
+
+async function claimAll() {
+  const results = [];
+  for (;;) {
+    const claimed = await store.claimWebhookDeliveries(at, at + 3600, 5);
+    const claimedAt = performance.timeOrigin + performance.now();
+    if (claimed.length === 0) {
+      if (!(await pending())) break;
+      await sleep(2);
+      continue;
+    }
+    results.push(...claimed.map((c) => [c.id, c.endpointId, c.eventId, claimedAt].join(' ')));
+    await sleep(Number(hold));
+    for (const c of claimed) {
+      await store.finishWebhookAttempt(c.id, { at, status: 204, error: null, durationMs: 1 }, { status: 'delivered' });
+    }
+  }
+  await store.close();
+  return results;
+}
+
+process.once('message', () => {
+  claimAll().then(
+    (results) => process.send({ results }, () => process.disconnect()),
+    (error) => process.send({ error: String(error) }, () => process.disconnect()),
+  );
+});
+process.send({ ready: true });
+`;
+
+/** One claim as the worker answers it. */
+interface Claim {
+  readonly id: string;
+  readonly endpoint: string;
+  readonly event: number;
+  readonly at: number;
+}
+
+function parseClaim(line: string): Claim {
+  const [id = '', endpoint = '', event = '', at = ''] = line.split(' ');
+  return { id, endpoint, event: Number(event.replace('msg_', '')), at: Number(at) };
+}
 
 interface WorkerMessage {
   readonly ready?: boolean;
@@ -64,7 +126,7 @@ function start(
   return raced;
 }
 
-describe('two processes on one file (docs/protocol.md#verdict: binding is atomic; #activity)', () => {
+describe('two processes on one file (docs/protocol.md#verdict: binding is atomic; #activity; #webhooks)', () => {
   let dir: string;
   let bundle: string;
   const children: ChildProcess[] = [];
@@ -146,6 +208,53 @@ describe('two processes on one file (docs/protocol.md#verdict: binding is atomic
       { day, outcome: 'ok', count: 300 },
     ]);
   }, 60_000);
+
+  it('never claims one webhook delivery twice when two processes claim 600 at once (docs/protocol.md#webhooks)', async () => {
+    const file = join(dir, 'claim.db');
+    const worker = join(dir, 'claim-worker.mjs');
+    await writeFile(worker, CLAIM_WORKER);
+    const now = 1_790_000_000;
+    const setup = openSqliteStore({ file });
+    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    for (let i = 0; i < 30; i += 1) {
+      const secret = `whsec_test_${i}`;
+      const hook = { id: `wh_${i}`, author: null, url: `https://shop.example/${i}`, createdAt: 1, secret };
+      await setup.addWebhookEndpoint({ ...hook, events: ['key.issued'] });
+    }
+    for (let i = 0; i < 20; i += 1) {
+      const event = {
+        id: `msg_${i}`,
+        type: 'key.issued',
+        produit: 'theme',
+        at: now,
+        body: '{}',
+        dedupe: null,
+      } as const;
+      expect(await setup.addWebhookEvent(event)).toBe('added');
+    }
+    await setup.close();
+
+    const a = start(worker, [bundle, file, String(now), '3']);
+    const b = start(worker, [bundle, file, String(now), '3']);
+    children.push(a.child, b.child);
+    await Promise.all([a.ready, b.ready]);
+    a.child.send('go');
+    b.child.send('go');
+    const [fromA, fromB] = await Promise.all([a.done, b.done]);
+    const claims = [...fromA, ...fromB].map(parseClaim);
+
+    expect(claims.filter((claim) => claim.id.startsWith('error'))).toEqual([]);
+    // Every delivery claimed exactly once, and by both processes between them (they did race).
+    expect(claims).toHaveLength(600);
+    expect(new Set(claims.map((claim) => claim.id)).size).toBe(600);
+    expect(fromA.length).toBeGreaterThan(0);
+    expect(fromB.length).toBeGreaterThan(0);
+    // One claim at a time per endpoint: its deliveries were claimed in event order.
+    for (let i = 0; i < 30; i += 1) {
+      const ofEndpoint = claims.filter((claim) => claim.endpoint === `wh_${i}`).sort((x, y) => x.at - y.at);
+      expect(ofEndpoint.map((claim) => claim.event)).toEqual(Array.from({ length: 20 }, (_, j) => j));
+    }
+  }, 120_000);
 
   it('waits for another process holding the write lock (busy_timeout) instead of failing', async () => {
     const file = join(dir, 'locked.db');

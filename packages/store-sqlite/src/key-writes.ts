@@ -1,8 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { Created, NewKey, Store } from '@licence/service';
+import type { Created, NewKey, NewWebhookEvent, Store } from '@licence/service';
 import { insertDomains } from './bound-domains.js';
 import type { BoundDomainStatements } from './bound-domains.js';
 import { formatRowId, parseRowId } from './row-id.js';
+import type { WebhookOutbox } from './webhook-outbox.js';
+
+const NO_EVENTS: readonly NewWebhookEvent[] = [];
 
 function keyStatements(db: Database.Database) {
   return {
@@ -23,43 +26,55 @@ function keyStatements(db: Database.Database) {
   };
 }
 
+type KeyStatements = ReturnType<typeof keyStatements>;
+
+/** What each of the key writes' transactions works with. */
+interface KeyWriteContext {
+  readonly db: Database.Database;
+  readonly sql: KeyStatements;
+  readonly domains: BoundDomainStatements;
+  readonly outbox: WebhookOutbox;
+}
+
+function insertNewKey(sql: KeyStatements, key: NewKey): number {
+  const info = sql.insert.run(key.hash, key.hint, key.produit, key.kind, key.sites, key.expiresAt, key.createdAt);
+  return Number(info.lastInsertRowid);
+}
+
+function insertTransaction({ db, sql, domains, outbox }: KeyWriteContext) {
+  return db.transaction(
+    (
+      key: NewKey,
+      list: readonly string[],
+      events: readonly NewWebhookEvent[],
+    ): Created<'no-product' | 'dev-exists'> => {
+      if (sql.productExists.get(key.produit) === undefined) {
+        return { result: 'no-product' };
+      }
+      if (key.kind === 'dev' && sql.liveDevKey.get(key.produit) !== undefined) {
+        return { result: 'dev-exists' };
+      }
+      const id = insertNewKey(sql, key);
+      insertDomains(domains, id, list, key.createdAt);
+      outbox.write(events);
+      return { result: 'created', id: formatRowId(id) };
+    },
+  );
+}
+
 /**
- * The key lifecycle (docs/protocol.md#key-lifecycle): issue, replace, revoke. Issuing and replacing
- * are each one immediate transaction, so the checks and the writes cannot interleave with another
- * process's.
+ * Regenerate / transfer in one transaction, so a crash or a failed insert (a taken hash, an
+ * unknown product, a taken event id) leaves the old key active and no new key behind.
  */
-export function keyWrites(
-  db: Database.Database,
-  domains: BoundDomainStatements,
-): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
-  const sql = keyStatements(db);
-
-  function insertNewKey(key: NewKey): number {
-    const info = sql.insert.run(key.hash, key.hint, key.produit, key.kind, key.sites, key.expiresAt, key.createdAt);
-    return Number(info.lastInsertRowid);
-  }
-
-  const insert = db.transaction((key: NewKey, list: readonly string[]): Created<'no-product' | 'dev-exists'> => {
-    if (sql.productExists.get(key.produit) === undefined) {
-      return { result: 'no-product' };
-    }
-    if (key.kind === 'dev' && sql.liveDevKey.get(key.produit) !== undefined) {
-      return { result: 'dev-exists' };
-    }
-    const id = insertNewKey(key);
-    insertDomains(domains, id, list, key.createdAt);
-    return { result: 'created', id: formatRowId(id) };
-  });
-
-  // Regenerate / transfer in one transaction, so a crash or a failed insert (a taken hash, an
-  // unknown product) leaves the old key active and no new key behind.
-  const replace = db.transaction(
+function replaceTransaction({ db, sql, domains, outbox }: KeyWriteContext) {
+  return db.transaction(
     (
       oldId: number,
       status: 'transfert' | 'regeneration',
       newKey: NewKey,
       list: readonly string[],
       now: number,
+      events: readonly NewWebhookEvent[],
     ): Created<'not-active'> => {
       // End the old key first: with one live dev key per product (index keys_one_live_dev), a
       // regenerated dev key can only be inserted once the old one is no longer active.
@@ -67,25 +82,53 @@ export function keyWrites(
         return { result: 'not-active' };
       }
       const kept = new Map(domains.ofKey.all(oldId).map((row) => [row.domain, row]));
-      const id = insertNewKey(newKey);
+      const id = insertNewKey(sql, newKey);
       sql.setReplacedBy.run(id, oldId);
       insertDomains(domains, id, list, now, kept);
+      outbox.write(events);
       return { result: 'created', id: formatRowId(id) };
     },
   );
+}
 
+function revokeTransaction({ db, sql, outbox }: KeyWriteContext) {
+  return db.transaction(
+    (id: number, reason: string | null, now: number, events: readonly NewWebhookEvent[]): 'revoked' | 'not-active' => {
+      if (sql.revoke.run(now, reason, id).changes === 0) {
+        return 'not-active';
+      }
+      outbox.write(events);
+      return 'revoked';
+    },
+  );
+}
+
+/**
+ * The key lifecycle (docs/protocol.md#key-lifecycle): issue, replace, revoke. Each is one immediate
+ * transaction, so the checks and the writes cannot interleave with another process's, and the
+ * webhook events a change causes are written by that same transaction, after the change succeeded
+ * (the outbox, docs/protocol.md#webhooks): a refusal or a failure writes none.
+ */
+export function keyWrites(
+  db: Database.Database,
+  domains: BoundDomainStatements,
+  outbox: WebhookOutbox,
+): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
+  const context: KeyWriteContext = { db, sql: keyStatements(db), domains, outbox };
+  const insert = insertTransaction(context);
+  const replace = replaceTransaction(context);
+  const revoke = revokeTransaction(context);
   return {
-    async insertKey(key, list = []) {
-      return insert.immediate(key, list);
+    async insertKey(key, list = [], events = NO_EVENTS) {
+      return insert.immediate(key, list, events);
     },
-    async replaceKey(oldId, status, newKey, list, now) {
+    async replaceKey(oldId, status, newKey, list, now, events = NO_EVENTS) {
       const rowid = parseRowId(oldId);
-      return rowid === null ? { result: 'not-active' } : replace.immediate(rowid, status, newKey, list, now);
+      return rowid === null ? { result: 'not-active' } : replace.immediate(rowid, status, newKey, list, now, events);
     },
-    async revokeKey(id, reason, now) {
+    async revokeKey(id, reason, now, events = NO_EVENTS) {
       const rowid = parseRowId(id);
-      if (rowid === null) return 'not-active';
-      return sql.revoke.run(now, reason, rowid).changes > 0 ? 'revoked' : 'not-active';
+      return rowid === null ? 'not-active' : revoke.immediate(rowid, reason, now, events);
     },
   };
 }

@@ -82,6 +82,37 @@ function writeVersionTwoFile(file: string): void {
   db.close();
 }
 
+const T3 = 1_800_000_000;
+
+/**
+ * A file as the build of schema version 3 left it: an author with a token, her product, a key with
+ * a bound domain, a log line and its activity count. No webhook table yet.
+ */
+function writeVersionThreeFile(file: string): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  for (const step of MIGRATIONS.slice(0, 3)) db.exec(step);
+  db.pragma('user_version = 3');
+  db.prepare("INSERT INTO authors (id, name, created_at) VALUES ('alice', 'Alice', ?)").run(T3);
+  db.prepare(
+    "INSERT INTO author_tokens (id, author_id, hash, label, created_at) VALUES ('tok_1', 'alice', ?, 'shop', ?)",
+  ).run('b'.repeat(64), T3);
+  db.prepare("INSERT INTO products (id, author, name, created_at) VALUES ('theme', 'alice', 'Theme', ?)").run(T3);
+  db.prepare(
+    "INSERT INTO keys (id, hash, hint, product_id, kind, sites, created_at) VALUES (7, ?, 'AB12', 'theme', 'buyer', 2, ?)",
+  ).run('a'.repeat(64), T3);
+  db.prepare(
+    "INSERT INTO bound_domains (key_id, domain, position, first_seen, last_seen) VALUES (7, 'a.fr', 0, ?, ?)",
+  ).run(T3, T3 + 60);
+  db.prepare("INSERT INTO request_log (at, key_id, host, ip, outcome) VALUES (?, 7, 'a.fr', '203.0.113.7', 'ok')").run(
+    T3,
+  );
+  db.prepare("INSERT INTO activity_days (product_id, day, outcome, count) VALUES ('theme', ?, 'ok', 1)").run(
+    Math.floor(T3 / 86400),
+  );
+  db.close();
+}
+
 function pragma(file: string, name: string): unknown {
   const db = new Database(file, { readonly: true });
   try {
@@ -174,12 +205,12 @@ describe('migrations', () => {
     expect(again.lines.some((line) => line.includes('VACUUM') || line.includes('migrated'))).toBe(false);
   });
 
-  it('upgrades a file of version 2 to 3 in place, keeping every row; counts start from the upgrade', async () => {
+  it('upgrades a file of version 2 in place, keeping every row; counts start from the upgrade', async () => {
     writeVersionTwoFile(file);
     const logger = recordingLogger();
     const store = openSqliteStore({ file, logger });
-    expect(pragma(file, 'user_version')).toBe(3);
-    expect(logger.lines.some((line) => line.includes('"from":2,"to":3'))).toBe(true);
+    expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);
+    expect(logger.lines.some((line) => line.includes(`"from":2,"to":${SCHEMA_VERSION}`))).toBe(true);
     expect(logger.lines.some((line) => line.includes('VACUUM'))).toBe(false);
 
     expect(await store.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T2 });
@@ -215,6 +246,63 @@ describe('migrations', () => {
     expect((await store.listProducts('alice')).map((product) => product.id)).toEqual(['theme']);
     // And the purge still walks the log by time, old lines included.
     expect(await store.purgeRequestLog(T2 + 2)).toBe(2);
+    await store.close();
+  });
+
+  it('upgrades a file of version 3 in place: every row kept, and webhooks work at once (step 4)', async () => {
+    writeVersionThreeFile(file);
+    expect(schemaNames(file)).not.toContain('webhook_events');
+    const logger = recordingLogger();
+    const store = openSqliteStore({ file, logger });
+    expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);
+    expect(logger.lines.some((line) => line.includes(`"from":3,"to":${SCHEMA_VERSION}`))).toBe(true);
+    expect(logger.lines.some((line) => line.includes('VACUUM'))).toBe(false);
+    expect(schemaNames(file)).toEqual(
+      expect.arrayContaining([
+        'webhook_endpoints',
+        'webhook_secrets',
+        'webhook_events',
+        'webhook_deliveries',
+        'webhook_attempts',
+        'webhook_deliveries_pending',
+        'webhook_deliveries_leased',
+      ]),
+    );
+
+    expect(await store.getAuthor('alice')).toEqual({ id: 'alice', name: 'Alice', createdAt: T3 });
+    expect(await store.findAuthorToken('b'.repeat(64))).toMatchObject({ id: 'tok_1', authorId: 'alice' });
+    expect(await store.findKeyById('7')).toMatchObject({
+      status: 'active',
+      domains: [{ domain: 'a.fr', firstSeen: T3, lastSeen: T3 + 60 }],
+    });
+    const day = Math.floor(T3 / 86400);
+    expect(await store.activity('theme', day, day)).toEqual([{ day, outcome: 'ok', count: 1 }]);
+    expect(readRequestLog(file)).toEqual([{ at: T3, host: 'a.fr', ip: '203.0.113.7', outcome: 'ok' }]);
+
+    // The upgraded file takes webhooks: an endpoint of the existing author receives the event of
+    // a change to her existing key, and the deliverer can claim it.
+    const added = await store.addWebhookEndpoint({
+      id: 'wh_1',
+      author: 'alice',
+      url: 'https://shop.example/hook',
+      events: ['key.revoked'],
+      createdAt: T3 + 1,
+      secret: 'whsec_test',
+    });
+    expect(added).toEqual({ result: 'created', id: 'wh_1' });
+    const revoked = {
+      id: 'msg_1',
+      type: 'key.revoked',
+      produit: 'theme',
+      at: T3 + 2,
+      body: '{}',
+      dedupe: null,
+    } as const;
+    expect(await store.revokeKey('7', null, T3 + 2, [revoked])).toBe('revoked');
+    const claimed = await store.claimWebhookDeliveries(T3 + 2, T3 + 32, 10);
+    expect(claimed.map(({ eventId, url, secrets }) => ({ eventId, url, secrets }))).toEqual([
+      { eventId: 'msg_1', url: 'https://shop.example/hook', secrets: ['whsec_test'] },
+    ]);
     await store.close();
   });
 

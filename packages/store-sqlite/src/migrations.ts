@@ -15,7 +15,9 @@ import { truncateWal } from './wal-truncate.js';
  * - the request log: time, key (null when unknown), host, client IP, the verdict's outcome; the
  *   purge deletes the entries past retention;
  * - activity_days: verdicts per product, UTC day and outcome (docs/protocol.md#activity);
- * - authors and their tokens: SHA-256 of each token, never the token (docs/protocol.md#authors).
+ * - authors and their tokens: SHA-256 of each token, never the token (docs/protocol.md#authors);
+ * - webhooks: endpoints and their secrets, the outbox of events (a body may hold a new key, the
+ *   purge deletes it after 30 days), deliveries and their attempts (docs/protocol.md#webhooks).
  *
  * The same tables as store-postgres/src/migrations.ts, on purpose written twice: each in its own
  * SQL dialect (types, identities, WITHOUT ROWID).
@@ -116,6 +118,80 @@ export const MIGRATIONS: readonly string[] = [
   );
   -- An author's tokens, oldest first (GET /admin/authors/:id/tokens).
   CREATE INDEX author_tokens_author ON author_tokens (author_id, created_at, id);
+  `,
+  // 4: webhooks (docs/protocol.md#webhooks). Endpoints with their signing secrets (several during
+  // a rotation); the outbox of events, written in the same transaction as the change that causes
+  // each; one delivery per event and receiving endpoint, made in that transaction too; and the
+  // attempts of each delivery. Deleting an endpoint deletes its secrets, deliveries and attempts
+  // (ON DELETE CASCADE); purging an event deletes its deliveries and their attempts. An event's
+  // product has no foreign key: like activity_days it names the product by value.
+  `
+  CREATE TABLE webhook_endpoints (
+    id         TEXT PRIMARY KEY NOT NULL,
+    -- NULL: every author's products (an operator's endpoint).
+    author     TEXT REFERENCES authors (id),
+    url        TEXT NOT NULL,
+    -- A JSON array of event types, in WEBHOOK_EVENT_TYPES order (the fan-out reads it with json_each).
+    events     TEXT NOT NULL CHECK (json_valid(events) AND json_type(events) = 'array'),
+    created_at INTEGER NOT NULL
+  );
+  -- An author's endpoints, oldest first (GET /admin/webhooks with an author token).
+  CREATE INDEX webhook_endpoints_author ON webhook_endpoints (author, created_at, id);
+
+  CREATE TABLE webhook_secrets (
+    -- Order of addition: the newest secret has the highest seq.
+    seq         INTEGER PRIMARY KEY,
+    endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    secret      TEXT NOT NULL,
+    -- NULL while the secret has no end; a rotation ends the old ones (they sign until then).
+    ends_at     INTEGER
+  );
+  CREATE INDEX webhook_secrets_endpoint ON webhook_secrets (endpoint_id, seq);
+
+  CREATE TABLE webhook_events (
+    -- Event order, which delivery follows per endpoint; AUTOINCREMENT: never reused, even after
+    -- the purge deleted the newest events.
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    id         TEXT NOT NULL UNIQUE,
+    type       TEXT NOT NULL,
+    product_id TEXT NOT NULL,
+    at         INTEGER NOT NULL,
+    body       TEXT NOT NULL,
+    -- verdict.refused: once per key, host and UTC day. NULLs never collide.
+    dedupe     TEXT UNIQUE
+  );
+  -- The purge walks events by time.
+  CREATE INDEX webhook_events_at ON webhook_events (at);
+
+  CREATE TABLE webhook_deliveries (
+    id              TEXT PRIMARY KEY NOT NULL,
+    endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    event_seq       INTEGER NOT NULL REFERENCES webhook_events (seq) ON DELETE CASCADE,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    -- When it is due; NULL unless pending.
+    next_attempt_at INTEGER,
+    -- The end of a deliverer's claim; NULL when none holds it.
+    lease_until     INTEGER,
+    UNIQUE (endpoint_id, event_seq)
+  );
+  -- The claim: an endpoint's pending deliveries in event order.
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, event_seq) WHERE status = 'pending';
+  -- The claim: does an endpoint have a delivery claimed? Only claimed rows are in it.
+  CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until) WHERE lease_until IS NOT NULL;
+  -- The purge (does an event still have a pending delivery?) and the cascade from an event.
+  CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_seq, status);
+
+  CREATE TABLE webhook_attempts (
+    delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+    -- 1 for the first attempt; a manual retry goes on counting.
+    number      INTEGER NOT NULL,
+    at          INTEGER NOT NULL,
+    status      INTEGER,
+    error       TEXT,
+    duration_ms INTEGER NOT NULL,
+    PRIMARY KEY (delivery_id, number)
+  ) WITHOUT ROWID;
   `,
 ];
 

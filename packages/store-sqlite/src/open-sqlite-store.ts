@@ -9,7 +9,12 @@ import { keyWrites } from './key-writes.js';
 import { openDatabase } from './open-database.js';
 import { productRecords } from './products.js';
 import { requestLogPurge } from './purge-request-log.js';
+import { webhookEventPurge } from './purge-webhook-events.js';
 import { requestLog } from './request-log.js';
+import { webhookClaim } from './webhook-claim.js';
+import { webhookDeliveries } from './webhook-deliveries.js';
+import { webhookEndpoints } from './webhook-endpoints.js';
+import { webhookEvents, webhookOutbox } from './webhook-outbox.js';
 import { createWriteBatcher } from './write-batcher.js';
 import type { WriteBatcher } from './write-batcher.js';
 
@@ -61,16 +66,22 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const writes = createWriteBatcher(db);
   const domains = boundDomainStatements(db);
   const days = activityDays(db);
+  const outbox = webhookOutbox(db);
   return {
     ...keyReads(db, domains),
-    ...keyWrites(db, domains),
-    ...domainBindings(domains, writes),
+    ...keyWrites(db, domains, outbox),
+    ...domainBindings(domains, writes, outbox),
     ...requestLog(db, writes, days),
     ...requestLogPurge(db, days, file, logger),
     ...activityReads(db),
     ...productRecords(db),
     ...authorRecords(db),
     ...authorTokens(db),
+    ...webhookEndpoints(db),
+    ...webhookEvents(outbox, writes),
+    ...webhookDeliveries(db),
+    ...webhookClaim(db),
+    ...webhookEventPurge(db, file, logger),
     ...lifecycle(db, writes, file, logger),
   };
 }
