@@ -1,9 +1,11 @@
 import { requireKeyId } from '@licence/service';
-import type { Store } from '@licence/service';
+import type { NewWebhookEvent, Store } from '@licence/service';
 import { createBatchQueue, MAX_BATCH } from './batch-queue.js';
 import type { BatchQueue } from './batch-queue.js';
 import { parseKeyId } from './key-id.js';
 import type { Query } from './query.js';
+import type { Transaction } from './transaction.js';
+import { writeWebhookEvents } from './webhook-outbox.js';
 
 interface Bind {
   readonly keyId: string;
@@ -51,16 +53,36 @@ function touchBatches(query: Query): BatchQueue<Touch, null> {
 }
 
 /**
+ * A binding with its webhook events (domain.bound), in one transaction of its own: bind_domain
+ * (migration step 2) under the key's row lock, then the events on 'bound' only
+ * (docs/protocol.md#webhooks). Out of the batch, since a batch is one statement and the events'
+ * recipients are read before they are written (webhook-outbox.ts); a binding is once per domain.
+ */
+function bindWithEvents(transaction: Transaction, bind: Bind, events: readonly NewWebhookEvent[]): Promise<string> {
+  return transaction(async (client) => {
+    const rows = await client.query<{ result: string }>({
+      name: 'licence_bind_domain',
+      text: 'SELECT bind_domain($1::bigint, $2::text, $3::bigint, $4::integer) AS result',
+      values: [bind.keyId, bind.domain, bind.now, bind.sites],
+    });
+    const result = rows.rows[0]?.result ?? 'no answer';
+    if (result === 'bound') await writeWebhookEvents(client, events);
+    return result;
+  });
+}
+
+/**
  * Binding and last seen (docs/protocol.md#verdict rules 7 and 8), atomic across processes:
  * bind_domain (migration step 2) locks the key row first, then binds under the lock. The calls of
  * one event-loop turn go together (batch-queue.ts), as named statements.
  */
-export function domainBindings(query: Query): Pick<Store, 'bindDomain' | 'touchDomain'> {
+export function domainBindings(query: Query, transaction: Transaction): Pick<Store, 'bindDomain' | 'touchDomain'> {
   const binds = bindBatches(query);
   const touches = touchBatches(query);
   return {
-    async bindDomain(keyId, domain, sites, now) {
-      const result = await binds.push({ keyId: requireKeyId(keyId, parseKeyId), domain, sites, now });
+    async bindDomain(keyId, domain, sites, now, events = []) {
+      const bind = { keyId: requireKeyId(keyId, parseKeyId), domain, sites, now };
+      const result = events.length === 0 ? await binds.push(bind) : await bindWithEvents(transaction, bind, events);
       if (result === 'missing') throw new RangeError(`bindDomain: no key with id ${keyId}`);
       if (result === 'already' || result === 'bound' || result === 'full') return result;
       throw new Error(`bind_domain answered ${JSON.stringify(result)}`);

@@ -11,6 +11,9 @@ export {
 export type { PostgresPoolOptions, PostgresStoreOptions } from './create-pool.js';
 export { openPostgresStore } from './open-postgres-store.js';
 export { PURGE_CHUNK } from './purge-request-log.js';
+export { WEBHOOK_CLAIM_LOCK } from './webhook-claim.js';
+export { WEBHOOK_DELETE_CHUNK } from './webhook-endpoints.js';
+export { WEBHOOK_PURGE_CHUNK } from './webhook-purge.js';
 export { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 export { MIGRATION_LOCK, MIGRATION_TIMEOUT_MS } from './migrate.js';
 export { SchemaVersionError } from '@licence/service';

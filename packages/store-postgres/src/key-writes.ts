@@ -1,8 +1,9 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
-import type { Created, NewKey, Store } from '@licence/service';
+import type { Created, NewKey, NewWebhookEvent, Store } from '@licence/service';
 import { parseKeyId } from './key-id.js';
 import type { Transaction } from './transaction.js';
+import { writeWebhookEvents } from './webhook-outbox.js';
 
 /** PostgreSQL's unique_violation (https://www.postgresql.org/docs/15/errcodes-appendix.html). */
 const UNIQUE_VIOLATION = '23505';
@@ -49,11 +50,15 @@ async function insertNewKey(client: PoolClient, key: NewKey): Promise<string> {
   return id;
 }
 
-/** Issues a key, its product checked and (for a dev key) the live dev key of the product. */
+/**
+ * Issues a key, its product checked and (for a dev key) the live dev key of the product; its
+ * webhook events go with it (webhook-outbox.ts).
+ */
 async function issue(
   client: PoolClient,
   key: NewKey,
   domains: readonly string[],
+  events: readonly NewWebhookEvent[],
 ): Promise<Created<'no-product' | 'dev-exists'>> {
   const product = await client.query('SELECT 1 FROM products WHERE id = $1', [key.produit]);
   if (product.rowCount === 0) {
@@ -69,6 +74,7 @@ async function issue(
   }
   const id = await insertNewKey(client, key);
   await insertDomains(client, id, domains, key.createdAt, null);
+  await writeWebhookEvents(client, events);
   return { result: 'created', id };
 }
 
@@ -83,6 +89,7 @@ async function replace(
   newKey: NewKey,
   domains: readonly string[],
   now: number,
+  events: readonly NewWebhookEvent[],
 ): Promise<Created<'not-active'>> {
   // End the old key first (its row stays locked until COMMIT, so a concurrent replace or revoke
   // waits, then finds it no longer active). With one live dev key per product, a regenerated dev
@@ -98,18 +105,24 @@ async function replace(
   const newId = await insertNewKey(client, newKey);
   await client.query('UPDATE keys SET replaced_by = $1 WHERE id = $2', [newId, oldId]);
   await insertDomains(client, newId, domains, now, oldId);
+  await writeWebhookEvents(client, events);
   return { result: 'created', id: newId };
 }
 
-/** The key lifecycle (docs/protocol.md#key-lifecycle): issue, replace, revoke. */
+const REVOKE = "UPDATE keys SET status = 'revocation', ended_at = $1, reason = $2 WHERE id = $3 AND status = 'active'";
+
+/**
+ * The key lifecycle (docs/protocol.md#key-lifecycle): issue, replace, revoke, each with its webhook
+ * events in the same transaction, written only when the change is made (docs/protocol.md#webhooks).
+ */
 export function keyWrites(
   pool: pg.Pool,
   transaction: Transaction,
 ): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
   return {
-    async insertKey(key, domains = []) {
+    async insertKey(key, domains = [], events = []) {
       try {
-        return await transaction((client) => issue(client, key, domains));
+        return await transaction((client) => issue(client, key, domains, events));
       } catch (error) {
         // Two processes issuing a dev key at once both pass the check; the partial unique index
         // lets one in and fails the other, which is the same answer
@@ -121,24 +134,28 @@ export function keyWrites(
       }
     },
 
-    async replaceKey(oldId, status, newKey, domains, now) {
+    async replaceKey(oldId, status, newKey, domains, now, events = []) {
       const id = parseKeyId(oldId);
       if (id === null) {
         return { result: 'not-active' };
       }
-      return transaction((client) => replace(client, id, status, newKey, domains, now));
+      return transaction((client) => replace(client, id, status, newKey, domains, now, events));
     },
 
-    async revokeKey(id, reason, now) {
+    async revokeKey(id, reason, now, events = []) {
       const keyId = parseKeyId(id);
       if (keyId === null) {
         return 'not-active';
       }
-      const result = await pool.query(
-        "UPDATE keys SET status = 'revocation', ended_at = $1, reason = $2 WHERE id = $3 AND status = 'active'",
-        [now, reason, keyId],
-      );
-      return result.rowCount === 1 ? 'revoked' : 'not-active';
+      // Without events, one statement is its own transaction; with them, one transaction for both.
+      if (events.length === 0) {
+        return (await pool.query(REVOKE, [now, reason, keyId])).rowCount === 1 ? 'revoked' : 'not-active';
+      }
+      return transaction(async (client) => {
+        if ((await client.query(REVOKE, [now, reason, keyId])).rowCount !== 1) return 'not-active';
+        await writeWebhookEvents(client, events);
+        return 'revoked';
+      });
     },
   };
 }

@@ -2,10 +2,11 @@
  * The schema, as an ordered list of steps; step N (1-based) is version N of the table
  * `schema_migrations`. A released step is never edited: a change is a new step at the end.
  * The same schema ideas as the SQLite store (docs/protocol.md#key-lifecycle, #privacy, #authors,
- * #activity, nothing more): products with their author; keys as SHA-256 + hint, never the key;
+ * #activity, #webhooks, nothing more): products with their author; keys as SHA-256 + hint, never the key;
  * bound domains with position, first and last seen; the request log (time, key, host, client IP,
  * outcome; the purge deletes the entries past retention) and its per-day counts; authors and their
- * tokens as SHA-256, never the token.
+ * tokens as SHA-256, never the token; the webhooks' endpoints, secrets and outbox
+ * (docs/protocol.md#webhooks).
  * Times are whole seconds (`bigint`). The tables are those of store-sqlite/src/migrations.ts, on
  * purpose written twice: each in its own SQL dialect.
  */
@@ -270,6 +271,79 @@ export const MIGRATIONS: readonly string[] = [
   );
   -- An author's tokens, oldest first (listAuthorTokens).
   CREATE INDEX author_tokens_author ON author_tokens (author_id, created_at, id);
+  `,
+  // 5: webhooks (docs/protocol.md#webhooks): the shops' endpoints and their signing secrets, and
+  // the outbox: events written in the same transaction as the change that caused them, fanned out
+  // at once into one delivery per endpoint, each delivery with its attempts. New tables only: the
+  // step rewrites nothing and takes milliseconds whatever the size of the database.
+  `
+  -- author NULL: every author's events (the operator's endpoints). Authors are never deleted.
+  CREATE TABLE webhook_endpoints (
+    id         text PRIMARY KEY,
+    author     text REFERENCES authors (id),
+    url        text NOT NULL,
+    events     text[] NOT NULL CHECK (cardinality(events) > 0),
+    created_at bigint NOT NULL
+  );
+  -- An author's endpoints, oldest first (listWebhookEndpoints).
+  CREATE INDEX webhook_endpoints_author ON webhook_endpoints (author, created_at, id);
+
+  -- Kept as given: every attempt signs with it. ends_at NULL: the current secret; a rotation ends
+  -- the previous one 24 hours later. seq orders them, newest last.
+  CREATE TABLE webhook_secrets (
+    seq         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    endpoint_id text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    secret      text NOT NULL,
+    ends_at     bigint
+  );
+  CREATE INDEX webhook_secrets_endpoint ON webhook_secrets (endpoint_id, seq);
+
+  -- seq is the order of events, hence of each endpoint's deliveries. dedupe: at most one event per
+  -- value (verdict.refused: once per key, host and UTC day); NULLs never conflict. No foreign key
+  -- to products: the event is history, the purge deletes it after 30 days.
+  CREATE TABLE webhook_events (
+    seq        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id         text NOT NULL UNIQUE,
+    type       text NOT NULL,
+    product_id text NOT NULL,
+    at         bigint NOT NULL,
+    body       text NOT NULL,
+    dedupe     text UNIQUE
+  );
+  -- The purge walks events by time.
+  CREATE INDEX webhook_events_at ON webhook_events (at);
+
+  -- next_attempt_at: when it is due, NULL unless pending. lease_until: claimed by a deliverer until
+  -- then (NULL once its attempt is recorded); a claim whose process died ends by itself.
+  CREATE TABLE webhook_deliveries (
+    id              text PRIMARY KEY,
+    endpoint_id     text NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    event_seq       bigint NOT NULL REFERENCES webhook_events (seq) ON DELETE CASCADE,
+    status          text NOT NULL CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts        integer NOT NULL DEFAULT 0,
+    next_attempt_at bigint CHECK ((status = 'pending') = (next_attempt_at IS NOT NULL)),
+    lease_until     bigint
+  );
+  -- The claim: per endpoint, its pending deliveries in event order, with when each is due.
+  CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, event_seq, next_attempt_at)
+    WHERE status = 'pending';
+  -- The claim's "endpoint busy" test: only deliveries in flight (or whose process died) are here.
+  CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (endpoint_id, lease_until)
+    WHERE lease_until IS NOT NULL;
+  -- The delivery log, newest first (listWebhookDeliveries).
+  CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, event_seq);
+  -- The purge: an event's deliveries, and the cascade from events.
+  CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_seq);
+
+  CREATE TABLE webhook_attempts (
+    seq         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    delivery_id text NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
+    at          bigint NOT NULL,
+    status      integer,
+    error       text,
+    duration_ms integer NOT NULL
+  );
+  CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, seq);
   `,
 ];
 

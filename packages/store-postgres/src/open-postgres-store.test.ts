@@ -158,6 +158,11 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         'rate_limit_windows',
         'request_log',
         'schema_migrations',
+        'webhook_attempts',
+        'webhook_deliveries',
+        'webhook_endpoints',
+        'webhook_events',
+        'webhook_secrets',
       ]);
       // The hot path's functions, and nothing else: the final schema, not a trace of an earlier one.
       const functions = await withClient(url, async (client) =>
@@ -298,6 +303,59 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         expect((await storedLog(url)).filter((row) => row.outcome === 'ok')).toHaveLength(2);
         expect(await store.purgeRequestLog(2 * 86400)).toBe(200);
         expect(await store.activity('theme', 0, 10)).toEqual([{ day: 2, outcome: 'ok', count: 2 }]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('upgrades a database of version 4: authors, tokens, keys and counts kept, webhooks work at once', async () => {
+      // The database as the previous build left it: its four steps, an author with a token, a bound
+      // key and its counted traffic.
+      const pool = createPool({ connectionString: url });
+      const client = await pool.connect();
+      let keyId: string;
+      try {
+        expect(await migrate(client, 'previous build', undefined, MIGRATIONS.slice(0, 4))).toBe(0);
+        await client.query("INSERT INTO authors (id, name, created_at) VALUES ('alice', 'Alice', 1)");
+        await client.query(
+          "INSERT INTO author_tokens (id, author_id, hash, label, created_at) VALUES ('tok_1', 'alice', $1, 'ci', 2)",
+          ['ab'.repeat(32)],
+        );
+        await client.query("INSERT INTO products (id, author, name, created_at) VALUES ('theme', 'alice', 'Theme', 1)");
+        const key = await client.query<{ id: string }>(
+          "INSERT INTO keys (hash, hint, product_id, kind, sites, created_at) VALUES ($1, 'AB12', 'theme', 'buyer', 2, 2) RETURNING id::text AS id",
+          ['c'.repeat(64)],
+        );
+        keyId = key.rows[0]?.id ?? '';
+        await client.query(
+          "INSERT INTO bound_domains (key_id, domain, position, first_seen, last_seen) VALUES ($1, 'exemple.fr', 0, 3, 4)",
+          [keyId],
+        );
+        await client.query("INSERT INTO activity_days (product_id, day, outcome, count) VALUES ('theme', 1, 'ok', 7)");
+      } finally {
+        client.release();
+        await pool.end();
+      }
+
+      const logger = recordingLogger();
+      const store = await openPostgresStore({ connectionString: url, logger });
+      try {
+        expect(logger.lines.some((line) => line.includes(`"from":4,"to":${SCHEMA_VERSION}`))).toBe(true);
+        expect((await store.findKeyById(keyId))?.domains).toEqual([
+          { domain: 'exemple.fr', firstSeen: 3, lastSeen: 4 },
+        ]);
+        expect((await store.findAuthorToken('ab'.repeat(32)))?.id).toBe('tok_1');
+        expect(await store.activity('theme', 0, 2)).toEqual([{ day: 1, outcome: 'ok', count: 7 }]);
+        // The new tables take the old rows' author and product at once: an endpoint, then an event.
+        const secret = `whsec_${'A'.repeat(43)}=`;
+        const endpoint = { id: 'wh_a', author: 'alice', url: 'https://shop.example/hook', createdAt: 5, secret };
+        expect(await store.addWebhookEndpoint({ ...endpoint, events: ['key.revoked'] })).toEqual({
+          result: 'created',
+          id: 'wh_a',
+        });
+        const event = { id: 'msg_1', type: 'key.revoked', produit: 'theme', at: 6, body: '{}', dedupe: null } as const;
+        expect(await store.revokeKey(keyId, null, 6, [event])).toBe('revoked');
+        expect((await store.listWebhookDeliveries('wh_a', 10)).map((delivery) => delivery.eventId)).toEqual(['msg_1']);
       } finally {
         await store.close();
       }

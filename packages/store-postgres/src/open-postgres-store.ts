@@ -16,6 +16,11 @@ import { requestLogPurge } from './purge-request-log.js';
 import { poolQuery } from './query.js';
 import { requestLog } from './request-log.js';
 import { poolTransaction } from './transaction.js';
+import { webhookClaims } from './webhook-claim.js';
+import { webhookDeliveries } from './webhook-deliveries.js';
+import { webhookEndpoints } from './webhook-endpoints.js';
+import { webhookEvents } from './webhook-outbox.js';
+import { webhookPurge } from './webhook-purge.js';
 
 /**
  * The first connection both proves the server answers and runs the migrations. On failure the
@@ -75,16 +80,22 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
   const database = describeDatabase(options.connectionString);
   await migrateOrEnd(pool, database, logger);
   const query = poolQuery(pool);
+  const transaction = poolTransaction(pool, logger);
   return {
     ...keyReads(query),
-    ...keyWrites(pool, poolTransaction(pool, logger)),
-    ...domainBindings(query),
+    ...keyWrites(pool, transaction),
+    ...domainBindings(query, transaction),
     ...requestLog(query),
     ...requestLogPurge(pool),
     ...productRecords(pool, query),
     ...activityCounts(query),
     ...authorRecords(query),
     ...authorTokens(query),
+    ...webhookEndpoints(pool, query, transaction),
+    ...webhookEvents(query, transaction),
+    ...webhookDeliveries(query),
+    ...webhookClaims(transaction),
+    ...webhookPurge(pool),
     ...lifecycle(pool, database, logger),
   };
 }

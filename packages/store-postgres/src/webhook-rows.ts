@@ -1,0 +1,111 @@
+import { isRecord } from '@licence/core';
+import { WEBHOOK_EVENT_TYPES } from '@licence/service';
+import type {
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEndpointRecord,
+  WebhookEventType,
+} from '@licence/service';
+import { seconds } from './rows.js';
+
+/**
+ * The webhook tables' rows as `pg` returns them (migration step 5): int8 times as decimal strings,
+ * `text[]` as arrays, attempts as one JSON array per delivery (json_agg), where int8 are JSON
+ * numbers. A type or a status the service never writes means a database changed by hand or by a
+ * newer build: refused, never guessed (as rows.ts does for keys).
+ */
+
+export interface EndpointRow {
+  readonly id: string;
+  readonly author: string | null;
+  readonly url: string;
+  readonly events: readonly string[];
+  readonly created_at: string;
+}
+
+export interface DeliveryRow {
+  readonly id: string;
+  readonly endpoint_id: string;
+  readonly event_id: string;
+  readonly type: string;
+  readonly at: string;
+  readonly status: string;
+  readonly next_attempt_at: string | null;
+  readonly attempts: unknown;
+}
+
+export const ENDPOINT_SELECT = 'SELECT id, author, url, events, created_at FROM webhook_endpoints';
+
+/**
+ * A delivery (`d`) joined with its event (`e`), its attempts oldest first as one JSON array, so a
+ * page of the log is one statement.
+ */
+export const DELIVERY_COLUMNS = `
+  d.id, d.endpoint_id, e.id AS event_id, e.type, e.at, d.status, d.next_attempt_at,
+  coalesce((SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'error', a.error,
+                                              'duration_ms', a.duration_ms) ORDER BY a.seq)
+              FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts`;
+
+const DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
+
+export function storedEventType(where: string, value: unknown): WebhookEventType {
+  const type = WEBHOOK_EVENT_TYPES.find((known) => known === value);
+  if (type === undefined) {
+    throw new TypeError(`${where}: expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}, got ${JSON.stringify(value)}`);
+  }
+  return type;
+}
+
+function storedStatus(deliveryId: string, value: string): WebhookDeliveryStatus {
+  const status = DELIVERY_STATUSES.find((known) => known === value);
+  if (status === undefined) {
+    throw new TypeError(`webhook_deliveries.status of ${deliveryId}: got ${JSON.stringify(value)}`);
+  }
+  return status;
+}
+
+export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
+  const where = `webhook_endpoints.events of ${row.id}`;
+  return {
+    id: row.id,
+    author: row.author,
+    url: row.url,
+    events: row.events.map((value) => storedEventType(where, value)),
+    createdAt: seconds('webhook_endpoints.created_at', row.created_at),
+  };
+}
+
+function toAttemptRecord(deliveryId: string, item: unknown): WebhookAttemptRecord {
+  const where = `webhook_attempts of ${deliveryId}`;
+  if (!isRecord(item)) {
+    throw new TypeError(`${where}: expected objects`);
+  }
+  const { at, status, error, duration_ms: durationMs } = item;
+  if (
+    typeof at !== 'number' ||
+    (status !== null && typeof status !== 'number') ||
+    (error !== null && typeof error !== 'string') ||
+    typeof durationMs !== 'number'
+  ) {
+    throw new TypeError(`${where}: expected {at, status, error, duration_ms}`);
+  }
+  return { at: seconds('webhook_attempts.at', at), status, error, durationMs };
+}
+
+export function toDeliveryRecord(row: DeliveryRow): WebhookDeliveryRecord {
+  if (!Array.isArray(row.attempts)) {
+    throw new TypeError(`webhook_attempts of ${row.id}: expected a JSON array`);
+  }
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    type: storedEventType(`webhook_events.type of ${row.event_id}`, row.type),
+    createdAt: seconds('webhook_events.at', row.at),
+    status: storedStatus(row.id, row.status),
+    nextAttemptAt:
+      row.next_attempt_at === null ? null : seconds('webhook_deliveries.next_attempt_at', row.next_attempt_at),
+    attempts: row.attempts.map((item: unknown) => toAttemptRecord(row.id, item)),
+  };
+}
