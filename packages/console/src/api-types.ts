@@ -6,7 +6,7 @@
  * service's inputs are typed (an `expire` there may be a Date).
  */
 
-import type { InstallationsView } from '@licence/service';
+import type { InstallationsView, WebhookEventType } from '@licence/service';
 
 export type { KeyKind } from '@licence/core';
 export type {
@@ -20,9 +20,16 @@ export type {
   KeyView,
   MeView,
   NewTokenView,
+  NewWebhookView,
   ProductSummary,
   RevokedKey,
+  RotatedSecretView,
   TokenView,
+  WebhookAttemptView,
+  WebhookDeliveriesView,
+  WebhookDeliveryView,
+  WebhookEventType,
+  WebhookView,
 } from '@licence/service';
 
 /** One key of a product's installations. */
@@ -46,4 +53,13 @@ export interface IssueKeyBody {
 export interface TransferBody {
   readonly from?: string;
   readonly to?: string;
+}
+
+/** A new webhook endpoint (docs/protocol.md#webhooks). */
+export interface WebhookBody {
+  readonly url: string;
+  /** At least one. */
+  readonly events: readonly WebhookEventType[];
+  /** The operator's choice of one author; left out, every author's events (an author's own, for an author token). */
+  readonly author?: string;
 }

@@ -100,6 +100,32 @@ describe('the admin API client, over real HTTP on loopback', () => {
     expect(seen[0]?.url).toBe('/stage/admin/authors/alice/tokens/tok1');
   });
 
+  it('the webhook calls go to their routes (docs/protocol.md#webhooks), ids percent-encoded', async () => {
+    const api = createApi({ base, token: TOKEN });
+    const calls = [
+      api.listWebhooks(),
+      api.addWebhook({ url: 'https://shop.example/h', events: ['key.issued'] }),
+      api.deleteWebhook('wh_a'),
+      api.rotateWebhookSecret('wh_a'),
+      api.webhookDeliveries('wh_a'),
+      api.retryWebhookDelivery('wh_a', 'dlv/1'),
+    ];
+    await Promise.all(calls.map((call) => (call as Promise<unknown>).catch(() => undefined)));
+    const routes = seen.map((request) => `${request.method} ${request.url}`).sort();
+    expect(routes).toEqual(
+      [
+        'GET /stage/admin/webhooks',
+        'POST /stage/admin/webhooks',
+        'DELETE /stage/admin/webhooks/wh_a',
+        'POST /stage/admin/webhooks/wh_a/secret',
+        'GET /stage/admin/webhooks/wh_a/deliveries',
+        'POST /stage/admin/webhooks/wh_a/deliveries/dlv%2F1/retry',
+      ].sort(),
+    );
+    const added = seen.find((request) => request.method === 'POST' && request.url.endsWith('/webhooks'));
+    expect(JSON.parse(added?.body ?? '')).toEqual({ url: 'https://shop.example/h', events: ['key.issued'] });
+  });
+
   it('turns a problem into an ApiError with its status and problem; its message names neither key nor token', async () => {
     const error = await createApi({ base, token: TOKEN })
       .showKey('SECRET-KEY-1')

@@ -8,11 +8,17 @@ import type {
   KeyView,
   MeView,
   NewTokenView,
+  NewWebhookView,
   ProductInput,
   ProductSummary,
   RevokedKey,
+  RotatedSecretView,
   TokenView,
   TransferBody,
+  WebhookBody,
+  WebhookDeliveriesView,
+  WebhookDeliveryView,
+  WebhookView,
 } from './api-types.js';
 
 export interface ApiOptions {
@@ -82,6 +88,7 @@ export function createApi(options: ApiOptions) {
   const post = <T>(path: string, body: unknown = {}) => call<T>(options, 'POST', path, body);
   const key = (cle: string) => `keys/${segment(cle)}`;
   const tokens = (author: string) => `authors/${segment(author)}/tokens`;
+  const webhook = (id: string) => `webhooks/${segment(id)}`;
   return {
     me: () => get<MeView>('me'),
     listProducts: () => get<{ products: ProductSummary[] }>('products'),
@@ -99,6 +106,13 @@ export function createApi(options: ApiOptions) {
     createToken: (author: string, label?: string) => post<NewTokenView>(tokens(author), label ? { label } : {}),
     deleteToken: (author: string, id: string) => call<null>(options, 'DELETE', `${tokens(author)}/${segment(id)}`),
     purge: () => post<{ erased: number }>('purge'),
+    listWebhooks: () => get<{ webhooks: WebhookView[] }>('webhooks'),
+    addWebhook: (input: WebhookBody) => post<NewWebhookView>('webhooks', input),
+    deleteWebhook: (id: string) => call<null>(options, 'DELETE', webhook(id)),
+    rotateWebhookSecret: (id: string) => post<RotatedSecretView>(`${webhook(id)}/secret`),
+    webhookDeliveries: (id: string) => get<WebhookDeliveriesView>(`${webhook(id)}/deliveries`),
+    retryWebhookDelivery: (id: string, delivery: string) =>
+      post<WebhookDeliveryView>(`${webhook(id)}/deliveries/${segment(delivery)}/retry`),
   };
 }
 

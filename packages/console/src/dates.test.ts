@@ -13,6 +13,12 @@ describe('dates in the chosen language', () => {
     expect(formatInstant('2026-07-14T12:00:00Z', 'en')).toMatch(/Jul/);
   });
 
+  it('formatInstant to the second when asked, to the minute otherwise', () => {
+    expect(formatInstant('2026-07-14T12:00:07Z', 'en', true)).toMatch(/:07\b/);
+    expect(formatInstant('2026-07-14T12:00:07Z', 'fr', true)).toMatch(/:07\b/);
+    expect(formatInstant('2026-07-14T12:00:07Z', 'en')).not.toMatch(/:07\b/);
+  });
+
   it('a value that is no date is shown as it came', () => {
     expect(formatInstant('soon', 'en')).toBe('soon');
     expect(formatDay('x', 'fr')).toBe('x');

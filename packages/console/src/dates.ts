@@ -17,11 +17,15 @@ function formatter(lang: Lang, name: string, options: Intl.DateTimeFormatOptions
   return found;
 }
 
-/** An ISO 8601 instant as date and time; the text as it is when it does not parse. */
-export function formatInstant(iso: string, lang: Lang): string {
+/**
+ * An ISO 8601 instant as date and time; the text as it is when it does not parse. `seconds`: to the
+ * second, where they matter (a webhook's attempts, the first retry 5 s after the first try).
+ */
+export function formatInstant(iso: string, lang: Lang, seconds = false): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return formatter(lang, 'instant', { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  const timeStyle = seconds ? 'medium' : 'short';
+  return formatter(lang, `instant-${timeStyle}`, { dateStyle: 'medium', timeStyle }).format(date);
 }
 
 /** A `YYYY-MM-DD` UTC day, in full (`short`: day and month only, for the chart's axis). */

@@ -9,11 +9,15 @@ export interface NavItem {
   readonly pages: readonly Route['page'][];
 }
 
-/** What a principal may open (docs/protocol.md#authors): the authors and the purge are the operator's. */
+/**
+ * What a principal may open (docs/protocol.md#authors): the authors and the purge are the
+ * operator's. Both have the webhooks: an author manages its own endpoints (docs/protocol.md#webhooks).
+ */
 export function navItems(me: MeView): NavItem[] {
   const common: NavItem[] = [
     { href: '#/products', label: 'nav.products', pages: ['products', 'product'] },
     { href: '#/keys', label: 'nav.keys', pages: ['keys'] },
+    { href: '#/webhooks', label: 'nav.webhooks', pages: ['webhooks', 'webhook'] },
   ];
   if (me.role === 'author') return [...common, { href: '#/tokens', label: 'nav.tokens', pages: ['tokens'] }];
   return [

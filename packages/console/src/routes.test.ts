@@ -12,10 +12,19 @@ describe('parseRoute', () => {
     expect(parseRoute('#/authors/alice')).toEqual({ page: 'author', id: 'alice' });
     expect(parseRoute('#/tokens')).toEqual({ page: 'tokens' });
     expect(parseRoute('#/purge')).toEqual({ page: 'purge' });
+    expect(parseRoute('#/webhooks')).toEqual({ page: 'webhooks' });
+    expect(parseRoute('#/webhooks/wh_abc')).toEqual({ page: 'webhook', id: 'wh_abc' });
   });
 
   it('anything else is the missing page: unknown, too deep, an id where none goes, bad escapes', () => {
-    for (const hash of ['#/nope', '#/products/a/b', '#/keys/ABCDE-FGHIJ', '#/products/%E0%A4%A', '#main']) {
+    for (const hash of [
+      '#/nope',
+      '#/products/a/b',
+      '#/keys/ABCDE-FGHIJ',
+      '#/products/%E0%A4%A',
+      '#/webhooks/a/deliveries',
+      '#main',
+    ]) {
       expect(parseRoute(hash)).toEqual({ page: 'missing' });
     }
   });
@@ -29,8 +38,11 @@ describe('parseRoute', () => {
       { page: 'author', id: 'élodie' },
       { page: 'tokens' },
       { page: 'purge' },
+      { page: 'webhooks' },
+      { page: 'webhook', id: 'wh_a/b' },
     ];
     for (const route of routes) expect(parseRoute(routeHref(route))).toEqual(route);
     expect(routeHref({ page: 'product', id: 'a b/c' })).toBe('#/products/a%20b%2Fc');
+    expect(routeHref({ page: 'webhook', id: 'wh_a/b' })).toBe('#/webhooks/wh_a%2Fb');
   });
 });

@@ -11,6 +11,8 @@ export type Route =
   | { readonly page: 'author'; readonly id: string }
   | { readonly page: 'tokens' }
   | { readonly page: 'purge' }
+  | { readonly page: 'webhooks' }
+  | { readonly page: 'webhook'; readonly id: string }
   | { readonly page: 'missing' };
 
 function decode(part: string): string | null {
@@ -35,6 +37,8 @@ export function parseRoute(hash: string): Route {
       return id === null ? { page: 'products' } : { page: 'product', id };
     case 'authors':
       return id === null ? { page: 'authors' } : { page: 'author', id };
+    case 'webhooks':
+      return id === null ? { page: 'webhooks' } : { page: 'webhook', id };
     case 'keys':
     case 'tokens':
     case 'purge':
@@ -51,6 +55,8 @@ export function routeHref(route: Route): string {
       return `#/products/${encodeURIComponent(route.id)}`;
     case 'author':
       return `#/authors/${encodeURIComponent(route.id)}`;
+    case 'webhook':
+      return `#/webhooks/${encodeURIComponent(route.id)}`;
     case 'missing':
       return '#/products';
     default:

@@ -7,6 +7,8 @@ import { ProductPage } from './product-page.js';
 import { ProductsPage } from './products-page.js';
 import { PurgePage } from './purge-page.js';
 import { TokensPage } from './tokens-page.js';
+import { WebhookDeliveriesPage } from './webhook-deliveries-page.js';
+import { WebhooksPage } from './webhooks-page.js';
 
 /**
  * The page of a route. The operator's pages are not offered to an author (the service would answer
@@ -32,6 +34,10 @@ export function Pages({ route }: { readonly route: Route }) {
       ) : (
         <MessagePage title={t('forbidden.title')} text={t('error.forbidden')} />
       );
+    case 'webhooks':
+      return <WebhooksPage />;
+    case 'webhook':
+      return <WebhookDeliveriesPage key={route.id} id={route.id} />;
     case 'purge':
       return operator ? <PurgePage /> : <MessagePage title={t('forbidden.title')} text={t('error.forbidden')} />;
     default:
