@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { describeError, errorMessage } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { configErrorLine, logLevelOrInfo, routeLabel } from '@licence/service';
+import { logLevelOrInfo, routeLabel } from '@licence/service';
 import type { Logger, Service } from '@licence/service';
 import type { Context } from 'aws-lambda';
 import { faultResponse, notAnHttpEventResponse } from './fault-response.js';
@@ -10,27 +10,33 @@ import { loadLambdaConfig } from './lambda-config.js';
 import type { Environment } from './lambda-config.js';
 import { classifyEvent, isScheduledEvent } from './lambda-event.js';
 import type { ClassifiedEvent } from './lambda-event.js';
-import { openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
+import { logRuntimeOpenError, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
+import { holdRuntime } from './runtime-holder.js';
 import type { LambdaRuntime } from './open-lambda-runtime.js';
 import { toLambdaResult } from './to-lambda-result.js';
 import type { LambdaHttpResult } from './to-lambda-result.js';
 import { toServiceRequest } from './to-service-request.js';
 
-export type CreateLambdaHandlerOptions =
-  /** A service built by the caller (tests, or an app that wires its own store). */
-  | { readonly service: Service; readonly logger?: Logger }
-  /**
-   * The environment of docs/protocol.md#configuration, read on the first invocation (the default
-   * `handler` passes process.env). `now` and `random` exist for tests (a clock the test moves).
-   */
-  | {
-      readonly env: Environment;
-      readonly logger?: Logger;
-      readonly now?: () => number;
-      readonly random?: RandomBytes;
-      /** Where a relative LICENCE_SIGNING_KEY_FILE is found; default process.cwd() (/var/task on Lambda). */
-      readonly cwd?: string;
-    };
+/**
+ * The environment of docs/protocol.md#configuration, read on the first invocation (the default
+ * `handler` passes process.env). `now` and `random` exist for tests (a clock the test moves).
+ */
+export interface LambdaEnvironmentOptions {
+  readonly env: Environment;
+  readonly logger?: Logger;
+  readonly now?: () => number;
+  readonly random?: RandomBytes;
+  /** Where a relative LICENCE_SIGNING_KEY_FILE is found; default process.cwd() (/var/task on Lambda). */
+  readonly cwd?: string;
+}
+
+/** A service built by the caller (tests, or an app that wires its own store). */
+export interface LambdaServiceOptions {
+  readonly service: Service;
+  readonly logger?: Logger;
+}
+
+export type CreateLambdaHandlerOptions = LambdaServiceOptions | LambdaEnvironmentOptions;
 
 /** The daily purge's answer to its schedule (docs/protocol.md#privacy). */
 export interface PurgeResult {
@@ -53,33 +59,17 @@ export interface LambdaHandler {
  * hono's adapter does): `toServiceRequest`, `service.handle`, `toLambdaResult`.
  *
  * The runtime (signer, PostgreSQL pool, service) is opened once per container, on the first
- * invocation, and reused by every later one. When it cannot open, that invocation
- * answers a 5xx problem and the log names the variable; the NEXT invocation tries again: an
- * operator who fixes the function's environment gets new containers anyway, and a database that
- * was briefly unreachable is reached on the next request rather than never. Concurrent first
- * invocations (the local runner can send them) share one opening.
+ * invocation, and reused by every later one (runtime-holder.ts). When it cannot open, that
+ * invocation answers a 5xx problem and the log names the variable; the NEXT invocation tries again.
  */
 export function createLambdaHandler(options: CreateLambdaHandlerOptions): LambdaHandler {
   const logger = options.logger ?? defaultLogger(options);
-  let opening: Promise<LambdaRuntime> | undefined;
-  let opened: LambdaRuntime | undefined;
-
-  const runtime = (): Promise<LambdaRuntime> => {
-    if ('service' in options)
-      return Promise.resolve({ service: options.service, publicKey: '', close: () => Promise.resolve() });
-    opening ??= open(options, logger).then(
-      (value) => {
-        opened = value;
-        return value;
-      },
-      (error: unknown) => {
-        // Not kept: the next invocation tries again (see above).
-        opening = undefined;
-        throw error;
-      },
-    );
-    return opening;
-  };
+  const held = holdRuntime<Pick<LambdaRuntime, 'service' | 'close'>>(() =>
+    'service' in options
+      ? Promise.resolve({ service: options.service, close: () => Promise.resolve() })
+      : open(options, logger),
+  );
+  const runtime = held.get;
 
   const handler = async (
     event: unknown,
@@ -113,20 +103,12 @@ export function createLambdaHandler(options: CreateLambdaHandlerOptions): Lambda
     return result;
   };
 
-  return Object.assign(handler, {
-    close: async () => {
-      // An opening that failed has nothing to close; the invocation that waited for it logged why.
-      const current = opened ?? (await opening?.catch(() => undefined));
-      opened = undefined;
-      opening = undefined;
-      await current?.close();
-    },
-  });
+  return Object.assign(handler, { close: held.close });
 }
 
 async function answer(
   classified: ClassifiedEvent,
-  runtime: () => Promise<LambdaRuntime>,
+  runtime: () => Promise<Pick<LambdaRuntime, 'service'>>,
   logger: Logger,
   requestId: string | undefined,
 ): Promise<{ readonly result: LambdaHttpResult; readonly method: string; readonly route: string }> {
@@ -157,10 +139,7 @@ async function answer(
   }
 }
 
-async function open(
-  options: Extract<CreateLambdaHandlerOptions, { readonly env: Environment }>,
-  logger: Logger,
-): Promise<LambdaRuntime> {
+async function open(options: LambdaEnvironmentOptions, logger: Logger): Promise<LambdaRuntime> {
   const loaded = loadLambdaConfig(options.env, options.cwd ?? process.cwd());
   if (!loaded.ok) throw new RuntimeOpenError(500, loaded.errors);
   return openLambdaRuntime(loaded.value, {
@@ -176,7 +155,7 @@ async function open(
  * retries it and a CloudWatch alarm on the function's errors sees it.
  */
 async function purge(
-  runtime: () => Promise<LambdaRuntime>,
+  runtime: () => Promise<Pick<LambdaRuntime, 'service'>>,
   logger: Logger,
   requestId: string | undefined,
 ): Promise<PurgeResult> {
@@ -188,13 +167,6 @@ async function purge(
     if (error instanceof RuntimeOpenError) logRuntimeOpenError(logger, error, requestId);
     else logger.error({ requestId, err: describeError(error) }, 'purge failed');
     throw new Error(`purge failed: ${errorMessage(error)}`, { cause: error });
-  }
-}
-
-/** One error line per fault, with its variable as a field for a log filter. */
-function logRuntimeOpenError(logger: Logger, error: RuntimeOpenError, requestId: string | undefined): void {
-  for (const fault of error.errors) {
-    logger.error({ requestId, status: error.status, variable: fault.variable }, configErrorLine(fault));
   }
 }
 

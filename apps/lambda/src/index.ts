@@ -3,7 +3,13 @@
 
 // The handler and its three steps (CONTRIBUTING.md#architecture)
 export { createLambdaHandler } from './create-lambda-handler.js';
-export type { CreateLambdaHandlerOptions, LambdaHandler, PurgeResult } from './create-lambda-handler.js';
+export type {
+  CreateLambdaHandlerOptions,
+  LambdaEnvironmentOptions,
+  LambdaHandler,
+  LambdaServiceOptions,
+  PurgeResult,
+} from './create-lambda-handler.js';
 export { classifyEvent, isScheduledEvent } from './lambda-event.js';
 export type { ClassifiedEvent, EventKind, LambdaHttpEvent } from './lambda-event.js';
 export {
@@ -18,14 +24,35 @@ export { hasMultiValueHeaders, statusDescription, toLambdaResult } from './to-la
 export type { LambdaHttpResult } from './to-lambda-result.js';
 export { faultResponse } from './fault-response.js';
 
+// The scheduled webhook deliveries (docs/protocol.md#webhooks): the bundle's `webhooks` export
+export { createWebhooksHandler, WEBHOOKS_LOCAL_BUDGET_MS } from './create-webhooks-handler.js';
+export type {
+  CreateWebhooksHandlerOptions,
+  WebhooksContext,
+  WebhooksHandler,
+  WebhooksResult,
+} from './create-webhooks-handler.js';
+export { DRAIN_MARGIN_MS, drainOutbox } from './drain-outbox.js';
+export type { DrainOptions, DrainResult } from './drain-outbox.js';
+export { openWebhooksRuntime } from './open-webhooks-runtime.js';
+export type { OpenWebhooksRuntimeOptions, WebhooksRuntime } from './open-webhooks-runtime.js';
+export { holdRuntime } from './runtime-holder.js';
+export type { RuntimeHolder } from './runtime-holder.js';
+
 // Configuration (docs/protocol.md#configuration) and the runtime a container keeps
-export { loadLambdaConfig } from './lambda-config.js';
-export type { Environment, LambdaConfig, LambdaConfigResult, SigningKeySource } from './lambda-config.js';
+export { loadLambdaConfig, loadWebhooksConfig } from './lambda-config.js';
+export type {
+  Environment,
+  LambdaConfig,
+  LambdaConfigResult,
+  SigningKeySource,
+  WebhooksConfig,
+} from './lambda-config.js';
 // The environment values every adapter reads alike (@licence/service, config-values.ts).
 export { decodeSeed, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from '@licence/service';
 export type { LogLevel } from '@licence/service';
 export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
-export { LAMBDA_POOL_MAX, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
+export { LAMBDA_POOL_MAX, logRuntimeOpenError, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
 export type { LambdaRuntime, OpenLambdaRuntimeOptions } from './open-lambda-runtime.js';
 export { createJsonLogger } from './json-logger.js';
 

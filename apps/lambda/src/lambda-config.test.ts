@@ -2,7 +2,8 @@ import { loadConfig } from '@licence/koa-server';
 import { loadSignatureVectors } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
 import { configErrorLine, parseLogLevel } from '@licence/service';
-import { loadLambdaConfig } from './lambda-config.js';
+import { parseWebhookAllowPrivate } from '@licence/service';
+import { loadLambdaConfig, loadWebhooksConfig } from './lambda-config.js';
 import type { Environment } from './lambda-config.js';
 
 const SEED = loadSignatureVectors().keys.primary.seed;
@@ -21,6 +22,7 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
         LICENCE_ADMIN_TOKEN: ' a-long-enough-token-0123456789-abcdefgh ',
         TRUST_PROXY: '10.0.0.0/8, loopback',
         LOG_LEVEL: 'WARN',
+        LICENCE_WEBHOOK_ALLOW_PRIVATE: '1',
       },
       '/var/task',
     );
@@ -31,13 +33,17 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
     expect(result.value.adminToken).toBe('a-long-enough-token-0123456789-abcdefgh');
     expect(result.value.trustProxy).toEqual({ cidrs: ['10.0.0.0/8', 'loopback'] });
     expect(result.value.logLevel).toBe('warn');
+    expect(result.value.webhookAllowPrivate).toBe(true);
   });
 
   it('defaults: admin API off, no proxy trusted, info; an empty variable is unset', () => {
-    const result = loadLambdaConfig({ ...BASE, LICENCE_ADMIN_TOKEN: '', TRUST_PROXY: ' ', LOG_LEVEL: '' }, '/var/task');
+    const result = loadLambdaConfig(
+      { ...BASE, LICENCE_ADMIN_TOKEN: '', TRUST_PROXY: ' ', LOG_LEVEL: '', LICENCE_WEBHOOK_ALLOW_PRIVATE: '' },
+      '/var/task',
+    );
     expect(result).toMatchObject({
       ok: true,
-      value: { adminToken: undefined, trustProxy: undefined, logLevel: 'info' },
+      value: { adminToken: undefined, trustProxy: undefined, logLevel: 'info', webhookAllowPrivate: false },
     });
   });
 
@@ -72,6 +78,68 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
       'LICENCE_ADMIN_TOKEN',
     ]);
     for (const value of Object.values(secrets)) expect(errors.join('\n')).not.toContain(value);
+  });
+});
+
+describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
+  it('exactly 1 turns it on; 0, empty or unset keep the destination rules', () => {
+    expect(parseWebhookAllowPrivate('1')).toEqual({ ok: true, value: true });
+    expect(parseWebhookAllowPrivate('0')).toEqual({ ok: true, value: false });
+    expect(parseWebhookAllowPrivate(undefined)).toEqual({ ok: true, value: false });
+    // Read as every variable is: trimmed, and empty is unset.
+    const allowed = (value: string) => {
+      const result = loadLambdaConfig({ ...BASE, LICENCE_WEBHOOK_ALLOW_PRIVATE: value }, '/var/task');
+      return result.ok ? result.value.webhookAllowPrivate : null;
+    };
+    expect([' 1 ', '0', '', ' '].map(allowed)).toEqual([true, false, false, false]);
+  });
+
+  it('anything else is a configuration error naming the variable, not a guess', () => {
+    for (const value of ['true', 'yes', 'on', '01', '2', 'TRUE']) {
+      expect(errorsOf({ ...BASE, LICENCE_WEBHOOK_ALLOW_PRIVATE: value })).toEqual([
+        `LICENCE_WEBHOOK_ALLOW_PRIVATE: expected 1 (on) or 0 (off), got "${value}"`,
+      ]);
+    }
+  });
+});
+
+describe('loadWebhooksConfig (the scheduled webhooks function)', () => {
+  it('reads DATABASE_URL, LICENCE_WEBHOOK_ALLOW_PRIVATE and LOG_LEVEL: no signing key, no admin token', () => {
+    expect(
+      loadWebhooksConfig({
+        DATABASE_URL: BASE.DATABASE_URL,
+        LICENCE_WEBHOOK_ALLOW_PRIVATE: '1',
+        LOG_LEVEL: 'debug',
+      }),
+    ).toEqual({
+      ok: true,
+      value: { databaseUrl: BASE.DATABASE_URL, webhookAllowPrivate: true, logLevel: 'debug' },
+    });
+    expect(loadWebhooksConfig({ DATABASE_URL: BASE.DATABASE_URL })).toEqual({
+      ok: true,
+      value: { databaseUrl: BASE.DATABASE_URL, webhookAllowPrivate: false, logLevel: 'info' },
+    });
+  });
+
+  it('names every bad variable, one line each, never the database URL', () => {
+    const lines = (env: Environment) => {
+      const result = loadWebhooksConfig(env);
+      return result.ok ? [] : result.errors.map(configErrorLine);
+    };
+    expect(lines({})).toEqual([
+      'DATABASE_URL: required on AWS Lambda (the outbox to drain is in PostgreSQL); set a postgres:// URL',
+    ]);
+    const bad = lines({
+      DATABASE_URL: 'mysql://u:pw-secret@h/d',
+      LICENCE_WEBHOOK_ALLOW_PRIVATE: 'yes',
+      LOG_LEVEL: 'loud',
+    });
+    expect(bad.map((line) => line.split(':')[0])).toEqual([
+      'DATABASE_URL',
+      'LICENCE_WEBHOOK_ALLOW_PRIVATE',
+      'LOG_LEVEL',
+    ]);
+    expect(bad.join('\n')).not.toContain('pw-secret');
   });
 });
 
@@ -115,6 +183,7 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
       'nonsense',
     ].map((value) => ({ ...BASE, TRUST_PROXY: value })),
     ...['trace', 'INFO', 'verbose'].map((value) => ({ ...BASE, LOG_LEVEL: value })),
+    ...['1', '0', '', ' 1 ', 'yes', 'true'].map((value) => ({ ...BASE, LICENCE_WEBHOOK_ALLOW_PRIVATE: value })),
   ];
 
   it.each(environments.map((env) => [JSON.stringify(env).replace(SEED, '<seed>'), env] as const))(
@@ -128,6 +197,7 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
         expect(lambda.value.adminToken).toBe(koa.value.adminToken);
         expect(lambda.value.logLevel).toBe(koa.value.logLevel);
         expect(lambda.value.signingKey).toEqual(koa.value.signingKey);
+        expect(lambda.value.webhookAllowPrivate).toBe(koa.value.webhookAllowPrivate);
         expect(koa.value.database).toEqual({ kind: 'postgres', url: lambda.value.databaseUrl });
       }
     },

@@ -1,4 +1,12 @@
-import { combine, readSharedConfig, required } from '@licence/service';
+import {
+  combine,
+  parseDatabaseUrl,
+  parseLogLevel,
+  parseWebhookAllowPrivate,
+  readSharedConfig,
+  readVariable,
+  required,
+} from '@licence/service';
 import type { ConfiguredSigningKey, Environment, LogLevel, Parsed, TrustProxy } from '@licence/service';
 
 /**
@@ -12,6 +20,7 @@ import type { ConfiguredSigningKey, Environment, LogLevel, Parsed, TrustProxy } 
  *   in every container.
  * - `HOST`, `PORT` and `LICENCE_DATA_DIR` mean nothing to a function (the local runner reads
  *   HOST and PORT for its own listening address).
+ * - The scheduled `webhooks` function reads only what delivering needs (`loadWebhooksConfig`).
  *
  * Pure: handed the environment and a working directory, never touching the disk. Every bad value
  * gives ONE fault naming the variable and never the value of a secret
@@ -31,6 +40,8 @@ export interface LambdaConfig {
   readonly adminToken: string | undefined;
   readonly trustProxy: TrustProxy | undefined;
   readonly logLevel: LogLevel;
+  /** LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (docs/protocol.md#webhooks): http and private destinations allowed. */
+  readonly webhookAllowPrivate: boolean;
 }
 
 export type LambdaConfigResult = Parsed<LambdaConfig>;
@@ -49,5 +60,32 @@ export function loadLambdaConfig(env: Environment, cwd: string): LambdaConfigRes
       'LICENCE_SIGNING_KEY',
       'required on AWS Lambda (no data folder to keep a generated one); set LICENCE_SIGNING_KEY (a base64 32-byte seed: `licence keygen` makes one) or LICENCE_SIGNING_KEY_FILE',
     ),
+    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+  });
+}
+
+/**
+ * The scheduled `webhooks` function's configuration (template.yaml, LicenceWebhooksFunction): the
+ * database, the destination rule and the log level, nothing more. It is the one function that
+ * connects to URLs authors chose, so it is given neither the signing key nor the admin token (it
+ * signs with each endpoint's own secret, read from the database): what it does not hold, a fault
+ * in it cannot leak.
+ */
+export interface WebhooksConfig {
+  /** postgres://... Holds a password: never print it. */
+  readonly databaseUrl: string;
+  readonly webhookAllowPrivate: boolean;
+  readonly logLevel: LogLevel;
+}
+
+export function loadWebhooksConfig(env: Environment): Parsed<WebhooksConfig> {
+  return combine<WebhooksConfig>({
+    databaseUrl: required(
+      parseDatabaseUrl(readVariable(env, 'DATABASE_URL')),
+      'DATABASE_URL',
+      'required on AWS Lambda (the outbox to drain is in PostgreSQL); set a postgres:// URL',
+    ),
+    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    logLevel: parseLogLevel(readVariable(env, 'LOG_LEVEL')),
   });
 }

@@ -79,6 +79,8 @@ export async function openLambdaRuntime(
       random: options.random ?? randomBytes,
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
+      // docs/protocol.md#webhooks: which endpoint URLs POST /admin/webhooks accepts.
+      webhookAllowPrivate: config.webhookAllowPrivate,
       // docs/protocol.md#console: in the bundle (scripts/bundle.mjs), answered only when the admin
       // API is on.
       console: consoleAssets,
@@ -91,6 +93,13 @@ export async function openLambdaRuntime(
   }
   logger.info({ database: describeDatabase(config.databaseUrl), publicKey }, 'licence service ready');
   return { service, publicKey, close: () => backend.close() };
+}
+
+/** One error line per fault, with its variable as a field for a log filter. */
+export function logRuntimeOpenError(logger: Logger, error: RuntimeOpenError, requestId: string | undefined): void {
+  for (const fault of error.errors) {
+    logger.error({ requestId, status: error.status, variable: fault.variable }, configErrorLine(fault));
+  }
 }
 
 /** LICENCE_SIGNING_KEY_FILE's seed; faults name the variable and the path, never the content. */

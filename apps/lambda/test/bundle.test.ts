@@ -9,8 +9,10 @@ import { isRecord, verifyEnvelope } from '@licence/core';
 import { readExternalJson } from '@licence/vectors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUNDLE_DIR, BUNDLE_FILE, bundleLambda, packageOf } from '../scripts/bundle.mjs';
-import { httpApiEvent, PRODUCT_UA, readResult } from './events.js';
-import { TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
+import { Webhook } from 'standardwebhooks';
+import { httpApiEvent, PRODUCT_UA, readResult, scheduledEvent } from './events.js';
+import { lambdaHarness, TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 
 /**
@@ -23,12 +25,17 @@ import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 const run = promisify(execFile);
 const postgres = await throwawayPostgres('lambda bundle');
 
-/** Loads the bundle, invokes it with each event of EVENTS in turn, prints the results, closes its pool. */
+/**
+ * Loads the bundle, invokes its export EXPORT (template.yaml's `index.handler` or `index.webhooks`)
+ * with each event of EVENTS in turn and a context of a minute, prints the results, closes its pool.
+ */
 const CHILD = `
-const { handler } = await import(process.env.BUNDLE);
+const run = (await import(process.env.BUNDLE))[process.env.EXPORT];
+const deadline = Date.now() + 60000;
+const context = { awsRequestId: 'bundle-test', getRemainingTimeInMillis: () => deadline - Date.now() };
 const results = [];
-for (const event of JSON.parse(process.env.EVENTS)) results.push(await handler(event, { awsRequestId: 'bundle-test' }));
-await handler.close();
+for (const event of JSON.parse(process.env.EVENTS)) results.push(await run(event, context));
+await run.close();
 process.stdout.write('RESULTS ' + JSON.stringify(results) + '\\n');
 `;
 
@@ -64,8 +71,8 @@ describe('the Lambda bundle', () => {
   });
 
   describe.skipIf(!postgres.available)('loaded by plain node', () => {
-    /** The bundle alone in a folder, handed `events` in one process with the environment `env`. */
-    const invoke = async (events: readonly unknown[], env: Record<string, string>) => {
+    /** The bundle alone in a folder, its export `name` handed `events` in one process with the environment `env`. */
+    const invoke = async (events: readonly unknown[], env: Record<string, string>, name = 'handler') => {
       const alone = mkdtempSync(join(dir, 'task-'));
       copyFileSync(BUNDLE_FILE, join(alone, 'index.mjs'));
       const { stdout } = await run(process.execPath, ['--input-type=module', '-e', CHILD], {
@@ -73,6 +80,7 @@ describe('the Lambda bundle', () => {
         env: {
           PATH: process.env.PATH ?? '',
           BUNDLE: join(alone, 'index.mjs'),
+          EXPORT: name,
           EVENTS: JSON.stringify(events),
           ...env,
         },
@@ -175,6 +183,35 @@ describe('the Lambda bundle', () => {
       expect(script).toMatchObject({ statusCode: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' } });
       expect(script?.body.length).toBeGreaterThan(1000);
       expect(style).toMatchObject({ statusCode: 200, headers: { 'content-type': 'text/css; charset=utf-8' } });
+    });
+
+    it('its `webhooks` export drains the outbox to a receiver, given only DATABASE_URL and LICENCE_WEBHOOK_ALLOW_PRIVATE', async () => {
+      // The API side (the sources' handler, on the same database) stores the endpoint and the event.
+      const databaseUrl = await postgres.cluster().createDatabase();
+      const receiver = await startWebhookReceiver();
+      const api = lambdaHarness({ databaseUrl, env: { LICENCE_WEBHOOK_ALLOW_PRIVATE: '1' } });
+      try {
+        await api.admin('POST', '/admin/products', { id: 'mon-theme', author: 'atelier', name: 'Mon theme' });
+        const endpoint = await api.admin('POST', '/admin/webhooks', {
+          url: `${receiver.url}/bundle`,
+          events: ['key.issued'],
+        });
+        const issued = await api.admin('POST', '/admin/keys', { produit: 'mon-theme', kind: 'buyer' });
+        const { results, stdout } = await invoke(
+          [scheduledEvent('licence-webhooks')],
+          { DATABASE_URL: databaseUrl, LICENCE_WEBHOOK_ALLOW_PRIVATE: '1' },
+          'webhooks',
+        );
+        expect(results).toEqual([{ attempts: 1 }]);
+        expect(receiver.received).toHaveLength(1);
+        const [request] = receiver.received;
+        const payload = new Webhook(String(endpoint.secret)).verify(request?.body ?? '', request?.headers ?? {});
+        expect(payload).toMatchObject({ type: 'key.issued', data: { hint: issued.hint, produit: 'mon-theme' } });
+        expect(stdout).toContain('"msg":"webhook deliverer ready"');
+      } finally {
+        await api.close();
+        await receiver.close();
+      }
     });
   });
 });

@@ -105,3 +105,24 @@ export async function adminEvent(
     throw new Error(`${method} ${path}: ${result.statusCode} ${result.body}`);
   return result.json;
 }
+
+/** An EventBridge schedule's event, as a `Schedule` rule of template.yaml sends it. */
+export function scheduledEvent(rule: string): Record<string, unknown> {
+  return {
+    version: '0',
+    id: 'cdc73f9d-aea9-11e3-9d5a-835b769c0d9c',
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '123456789012',
+    time: '2026-11-22T10:14:00Z',
+    region: 'eu-west-3',
+    resources: [`arn:aws:events:eu-west-3:123456789012:rule/${rule}`],
+    detail: {},
+  };
+}
+
+/** The part of Lambda's context the handlers read: `remainingMs` left from now, counting down in real time. */
+export function lambdaContext(remainingMs: number, awsRequestId = 'test-invocation') {
+  const deadline = Date.now() + remainingMs;
+  return { awsRequestId, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+}

@@ -3,11 +3,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isRecord } from '@licence/http-vector-runner';
 import { consoleAssets } from '@licence/console';
-import { HEALTH_PATH, PUBLIC_PATHS } from '@licence/service';
+import { HEALTH_PATH, PUBLIC_PATHS, WEBHOOK_TIMEOUT_MS } from '@licence/service';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import type { Tags } from 'yaml';
-import { loadLambdaConfig } from '../src/lambda-config.js';
+import { DRAIN_MARGIN_MS } from '../src/drain-outbox.js';
+import { parseWebhookAllowPrivate } from '@licence/service';
+import { loadLambdaConfig, loadWebhooksConfig } from '../src/lambda-config.js';
 
 /**
  * template.yaml cannot be deployed here (no AWS account): it is checked as what it is, a YAML
@@ -29,6 +31,7 @@ const CONFIGURATION_NAMES = [
   'LICENCE_ADMIN_TOKEN',
   'TRUST_PROXY',
   'LOG_LEVEL',
+  'LICENCE_WEBHOOK_ALLOW_PRIVATE',
 ];
 
 /** CloudFormation's short forms: scalars as their long form, the others as their sequence. */
@@ -74,6 +77,7 @@ let template: Record<string, unknown> = {};
 let resources: Record<string, unknown> = {};
 let parameters: Record<string, unknown> = {};
 let fn: Record<string, unknown> = {};
+let webhooksFn: Record<string, unknown> = {};
 
 beforeAll(async () => {
   const document = parseDocument(readFileSync(TEMPLATE, 'utf8'), { customTags: CLOUDFORMATION_TAGS });
@@ -83,6 +87,10 @@ beforeAll(async () => {
   resources = record(template.Resources, 'Resources');
   parameters = record(template.Parameters, 'Parameters');
   fn = record(record(resources.LicenceFunction, 'LicenceFunction').Properties, 'LicenceFunction.Properties');
+  webhooksFn = record(
+    record(resources.LicenceWebhooksFunction, 'LicenceWebhooksFunction').Properties,
+    'LicenceWebhooksFunction.Properties',
+  );
 });
 
 describe('template.yaml (AWS SAM)', () => {
@@ -163,5 +171,60 @@ describe('template.yaml (AWS SAM)', () => {
       });
     }
     expect(record(api.DefaultRouteSettings, 'DefaultRouteSettings')).toHaveProperty('ThrottlingRateLimit');
+  });
+});
+
+describe('template.yaml: the scheduled webhooks function (docs/protocol.md#webhooks)', () => {
+  it("is the bundle's `webhooks` export, on the API function's runtime, architecture and VPC", async () => {
+    expect(record(resources.LicenceWebhooksFunction, 'LicenceWebhooksFunction').Type).toBe('AWS::Serverless::Function');
+    expect(webhooksFn.CodeUri).toBe(fn.CodeUri);
+    expect(webhooksFn.Handler).toBe('index.webhooks');
+    const loaded: unknown = await import(pathToFileURL(join(APP_DIR, String(webhooksFn.CodeUri), 'index.mjs')).href);
+    expect(isRecord(loaded) && typeof loaded.webhooks === 'function').toBe(true);
+    for (const property of ['Runtime', 'Architectures', 'VpcConfig'])
+      expect(webhooksFn[property]).toEqual(fn[property]);
+  });
+
+  it('runs every minute, long enough for a round of attempts at their timeout, and is not retried by Lambda', () => {
+    const events = Object.values(record(webhooksFn.Events, 'Events')).map((event) => record(event, 'event'));
+    expect(events.map((event) => event.Type)).toEqual(['Schedule']);
+    expect(events.map((event) => record(event.Properties, 'Properties').Schedule)).toEqual(['rate(1 minute)']);
+    expect(Number(webhooksFn.Timeout) * 1000).toBeGreaterThanOrEqual(WEBHOOK_TIMEOUT_MS + DRAIN_MARGIN_MS);
+    // Within Lambda's 15 minutes, and no longer than the schedule's minute: runs overlap little.
+    expect(Number(webhooksFn.Timeout)).toBeLessThanOrEqual(60);
+    expect(record(webhooksFn.EventInvokeConfig, 'EventInvokeConfig').MaximumRetryAttempts).toBe(0);
+    // The store's atomic claim keeps overlapping runs from sending twice (test/webhooks-schedule.test.ts).
+    expect(webhooksFn).not.toHaveProperty('ReservedConcurrentExecutions');
+  });
+
+  it('holds the database, the destination rule and the log level: no signing key, no admin token', () => {
+    const variables = record(record(webhooksFn.Environment, 'Environment').Variables, 'Variables');
+    expect(Object.keys(variables).sort()).toEqual(['DATABASE_URL', 'LICENCE_WEBHOOK_ALLOW_PRIVATE', 'LOG_LEVEL']);
+    const apiVariables = record(record(fn.Environment, 'Environment').Variables, 'Variables');
+    for (const [name, value] of Object.entries(variables)) {
+      // The same parameter as the API function's, and read by the webhooks function's configuration.
+      expect(value).toEqual(apiVariables[name]);
+      const loaded = loadWebhooksConfig({ [name]: 'x' });
+      expect(loaded.ok ? [] : loaded.errors.map((error) => error.variable)).toContain(name);
+    }
+  });
+
+  it('LICENCE_WEBHOOK_ALLOW_PRIVATE is a parameter defaulting to "0", each allowed value a good one', () => {
+    const parameter = record(parameters.WebhookAllowPrivate, 'WebhookAllowPrivate');
+    expect(parameter.Default).toBe('0');
+    expect(parameter.AllowedValues).toEqual(['0', '1']);
+    expect(['0', '1'].map((value) => parseWebhookAllowPrivate(value))).toEqual([
+      { ok: true, value: false },
+      { ok: true, value: true },
+    ]);
+  });
+
+  it('keeps its log lines as long as the API function does', () => {
+    const logs = record(record(resources.LicenceWebhooksLogs, 'LicenceWebhooksLogs').Properties, 'Properties');
+    expect(logs).toEqual({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's ${...} placeholder, not JavaScript's.
+      LogGroupName: { 'Fn::Sub': '/aws/lambda/${LicenceWebhooksFunction}' },
+      RetentionInDays: { Ref: 'LogRetentionDays' },
+    });
   });
 });
