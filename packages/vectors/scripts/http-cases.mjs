@@ -62,6 +62,32 @@ const activity = (produit, query, days) =>
   });
 /** 2026-11-22 of the activity scenario: two ok, one essai (a staging host), one autre_domaine. */
 const busyDay = day('2026-11-22', { ok: 2, essai: 1, refusals: { autre_domaine: 1 } });
+/** ISO 8601 UTC of clockStart plus `seconds`. */
+const atPlus = (seconds) => new Date((T0 + seconds) * 1000).toISOString().replace('.000Z', 'Z');
+/** A shop's webhook URL, https on a public host name (docs/protocol.md#webhooks, destinations). */
+const HOOK_URL = 'https://boutique.exemple.fr/webhooks';
+/** Well-formed ids (webhook-ids: `wh_`, `dlv_` and 22 base64url characters) that no step created. */
+const NO_WEBHOOK = `wh_${'A'.repeat(22)}`;
+const NO_DELIVERY = `dlv_${'A'.repeat(22)}`;
+/**
+ * `POST /admin/webhooks` with `body`, expecting a 201 whose listed fields are `shown` (id and
+ * secret are random: `{save}` keeps the id, `{save}_secret` the secret, shown this once).
+ */
+const addWebhook = (save, body, shown) =>
+  admin('POST', '/admin/webhooks', body, { status: 201, body: shown }, { [save]: 'id', [`${save}_secret`]: 'secret' });
+/** An endpoint as GET /admin/webhooks lists it: never its secret. */
+const listedWebhook = (id, url, events, author, created) => ({ id: `{${id}}`, url, events, author, created });
+/** GET /admin/webhooks, expecting exactly `webhooks`. */
+const webhookList = (webhooks) => admin('GET', '/admin/webhooks', undefined, { status: 200, body: { webhooks } });
+/** The routes of one endpoint that answer the 404 of a missing one when it is not reached. */
+const webhookRoutes = (id) => [
+  ['GET', `/admin/webhooks/${id}/deliveries`],
+  ['POST', `/admin/webhooks/${id}/secret`],
+  ['POST', `/admin/webhooks/${id}/deliveries/${NO_DELIVERY}/retry`],
+  ['DELETE', `/admin/webhooks/${id}`],
+];
+const notFound = problem(404, 'not-found');
+const invalid = problem(400, 'invalid-request');
 
 const cases = [
   // ---- docs/protocol.md#verdict, row by row, reached through real admin operations -----------
@@ -957,18 +983,186 @@ const cases = [
       admin('GET', '/admin/products/inconnu/activity?days=30', undefined, problem(404, 'not-found')),
     ],
   },
+
+  // ---- Webhooks (docs/protocol.md#webhooks) ---------------------------------------------------------
+  // The services run with LICENCE_WEBHOOK_ALLOW_PRIVATE off. No step changes a key, so no endpoint
+  // has a delivery: delivery ids are random, and a delivery log is asserted only when empty.
+  {
+    name: "webhooks: the operator's endpoint of every author is created, listed, rotated and deleted",
+    steps: [
+      addWebhook(
+        'w',
+        { url: HOOK_URL, events: ['verdict.refused', 'key.issued', 'verdict.refused'] },
+        // Each event once, in the canonical order, whatever was sent; null: every author's events.
+        // (The id is saved from this answer: the list below checks it.)
+        { url: HOOK_URL, events: ['key.issued', 'verdict.refused'], author: null, created: at0 },
+      ),
+      webhookList([listedWebhook('w', HOOK_URL, ['key.issued', 'verdict.refused'], null, at0)]),
+      admin('GET', '/admin/webhooks/{w}/deliveries', undefined, {
+        status: 200,
+        body: { webhook: '{w}', deliveries: [] },
+      }),
+      // Rotation: a new secret, the previous one signs 24 h more.
+      admin(
+        'POST',
+        '/admin/webhooks/{w}/secret',
+        undefined,
+        { status: 200, body: { id: '{w}', previousUntil: atPlus(86400) } },
+        { w_rotated: 'secret' },
+      ),
+      admin('DELETE', '/admin/webhooks/{w}', undefined, { status: 204 }),
+      admin('DELETE', '/admin/webhooks/{w}', undefined, notFound),
+      admin('GET', '/admin/webhooks/{w}/deliveries', undefined, notFound),
+      webhookList([]),
+    ],
+  },
+  {
+    name: 'webhooks: a URL that is not https to a public host, or bad events, is 400 and stores nothing',
+    steps: [
+      ...[
+        'http://boutique.exemple.fr/webhooks',
+        'https://169.254.169.254/latest/meta-data/',
+        'http://169.254.169.254/',
+        'https://127.0.0.1/',
+        'https://localhost/',
+        'https://user:pw@boutique.exemple.fr/webhooks',
+        'https://boutique.exemple.fr/webhooks#fin',
+        'boutique.exemple.fr/webhooks',
+      ].map((url) => admin('POST', '/admin/webhooks', { url, events: ['key.issued'] }, invalid)),
+      ...[[], ['key.unknown'], ['key.issued', 'key.unknown'], 'key.issued'].map((events) =>
+        admin('POST', '/admin/webhooks', { url: HOOK_URL, events }, invalid),
+      ),
+      admin('POST', '/admin/webhooks', { url: HOOK_URL }, invalid),
+      admin('POST', '/admin/webhooks', { events: ['key.issued'] }, invalid),
+      admin('POST', '/admin/webhooks', undefined, invalid),
+      admin('POST', '/admin/webhooks', [HOOK_URL], invalid),
+      {
+        request: {
+          method: 'POST',
+          path: '/admin/webhooks',
+          raw: '{"url": ',
+          headers: { 'content-type': 'application/json' },
+        },
+        expect: invalid,
+      },
+      webhookList([]),
+    ],
+  },
+  {
+    name: "webhooks: an author token manages its own endpoints; another author's, or every author's, is a 404",
+    steps: [
+      author('atelier', 'Atelier'),
+      author('concurrent', 'Concurrent'),
+      authorToken('atelier', 't'),
+      authorToken('concurrent', 'c'),
+      addWebhook('all', { url: HOOK_URL, events: ['key.revoked'] }, { author: null }),
+      { advance: 60 },
+      // Author left out: the token's own.
+      as(
+        't',
+        addWebhook(
+          'wt',
+          { url: 'https://atelier.exemple.fr/hooks', events: ['key.issued'] },
+          { url: 'https://atelier.exemple.fr/hooks', events: ['key.issued'], author: 'atelier', created: atPlus(60) },
+        ),
+      ),
+      as(
+        't',
+        admin('POST', '/admin/webhooks', { url: HOOK_URL, events: ['key.issued'], author: 'concurrent' }, forbidden),
+      ),
+      { advance: 60 },
+      as(
+        'c',
+        addWebhook(
+          'wc',
+          { url: 'https://concurrent.exemple.fr/hooks', events: ['domain.bound'], author: 'concurrent' },
+          { author: 'concurrent', created: atPlus(120) },
+        ),
+      ),
+      as(
+        't',
+        webhookList([listedWebhook('wt', 'https://atelier.exemple.fr/hooks', ['key.issued'], 'atelier', atPlus(60))]),
+      ),
+      ...['{wc}', '{all}', NO_WEBHOOK].flatMap((id) =>
+        webhookRoutes(id).map(([method, path]) => as('t', admin(method, path, undefined, notFound))),
+      ),
+      // The refused DELETE deleted nothing; the operator sees every endpoint, oldest first.
+      as(
+        'c',
+        webhookList([
+          listedWebhook('wc', 'https://concurrent.exemple.fr/hooks', ['domain.bound'], 'concurrent', atPlus(120)),
+        ]),
+      ),
+      webhookList([
+        listedWebhook('all', HOOK_URL, ['key.revoked'], null, at0),
+        listedWebhook('wt', 'https://atelier.exemple.fr/hooks', ['key.issued'], 'atelier', atPlus(60)),
+        listedWebhook('wc', 'https://concurrent.exemple.fr/hooks', ['domain.bound'], 'concurrent', atPlus(120)),
+      ]),
+      as(
+        't',
+        admin('GET', '/admin/webhooks/{wt}/deliveries', undefined, {
+          status: 200,
+          body: { webhook: '{wt}', deliveries: [] },
+        }),
+      ),
+      as(
+        't',
+        admin(
+          'POST',
+          '/admin/webhooks/{wt}/secret',
+          undefined,
+          { status: 200, body: { id: '{wt}', previousUntil: atPlus(120 + 86400) } },
+          { wt_rotated: 'secret' },
+        ),
+      ),
+      as('t', admin('DELETE', '/admin/webhooks/{wt}', undefined, { status: 204 })),
+      as('t', webhookList([])),
+      // The operator reaches any endpoint, an author's included.
+      admin('GET', '/admin/webhooks/{wc}/deliveries', undefined, {
+        status: 200,
+        body: { webhook: '{wc}', deliveries: [] },
+      }),
+      admin('DELETE', '/admin/webhooks/{wc}', undefined, { status: 204 }),
+      as('c', webhookList([])),
+    ],
+  },
+  {
+    name: 'webhooks: an unknown endpoint, delivery or author is a 404',
+    steps: [
+      ...webhookRoutes(NO_WEBHOOK).map(([method, path]) => admin(method, path, undefined, notFound)),
+      ...webhookRoutes('inconnu').map(([method, path]) => admin(method, path, undefined, notFound)),
+      addWebhook('w', { url: HOOK_URL, events: ['key.issued'] }, { author: null }),
+      admin('POST', `/admin/webhooks/{w}/deliveries/${NO_DELIVERY}/retry`, undefined, notFound),
+      admin('POST', '/admin/webhooks/{w}/deliveries/inconnu/retry', undefined, notFound),
+      admin('POST', '/admin/webhooks', { url: HOOK_URL, events: ['key.issued'], author: 'inconnu' }, notFound),
+      webhookList([listedWebhook('w', HOOK_URL, ['key.issued'], null, at0)]),
+    ],
+  },
+  {
+    name: 'webhooks: a wrong method on a webhook path is 405 with Allow',
+    steps: [
+      ['PUT', '/admin/webhooks', 'GET, POST'],
+      ['DELETE', '/admin/webhooks', 'GET, POST'],
+      ['GET', `/admin/webhooks/${NO_WEBHOOK}`, 'DELETE'],
+      ['POST', `/admin/webhooks/${NO_WEBHOOK}`, 'DELETE'],
+      ['GET', `/admin/webhooks/${NO_WEBHOOK}/secret`, 'POST'],
+      ['POST', `/admin/webhooks/${NO_WEBHOOK}/deliveries`, 'GET'],
+      ['GET', `/admin/webhooks/${NO_WEBHOOK}/deliveries/${NO_DELIVERY}/retry`, 'POST'],
+    ].map(([method, path, allow]) => admin(method, path, undefined, problem(405, 'method-not-allowed', { allow }))),
+  },
 ];
 
 const file = {
   covers:
-    'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API, its authors and author tokens (docs/protocol.md#authors: what a token of one author reaches, 403 and 404) and the activity of a product per UTC day (docs/protocol.md#activity). Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
+    'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API, its authors and author tokens (docs/protocol.md#authors: what a token of one author reaches, 403 and 404), the activity of a product per UTC day (docs/protocol.md#activity) and the webhook endpoints (docs/protocol.md#webhooks: their admin routes, the URL and event rules, what an author token reaches; no delivery is sent, as no step changes a key). Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
   consumers: ['apps/koa-server (Koa over loopback)', 'apps/lambda (the local runner)'],
   notes: [
     `clockStart: ${T0} (2026-11-22T10:14:00Z). A step {"advance": N} moves the service clock N seconds.`,
     'A request step: {request: {method, path, headers?, body? | raw? (+ rawRepeat {text, times} appended, then rawEnd), auth?}, expect, save?, repeat?}. A `path` may end with a query string (`?days=2`), sent as it is.',
     "Defaults for /api/ paths: headers content-type: application/json and user-agent: VectorTest/1.0 (+https://exemple.fr); a header given as null is removed. A `body` is sent as JSON text. For /admin/ paths: Authorization: Bearer <the runner's admin token> unless `auth` is given (a token, or null for none); `auth` may be a placeholder, {t} for the author token saved as t.",
     'Placeholders in paths, `auth`, header values and the string values of a request `body` or an expected `body`: {name} is a saved value (save: {name: "cle"} keeps the `cle` field of the response body, a string); {name:lower} its lower-case form; {name:bare} without dashes.',
-    "Secrets: the values saved from a `cle` field (licence keys) or a `token` field (author tokens), and the runner's admin token, must appear in no log line of the server, in any spelling (docs/protocol.md#privacy).",
+    "Secrets: the values saved from a `cle` field (licence keys), a `token` field (author tokens) or a `secret` field (webhook secrets), and the runner's admin token, must appear in no log line of the server, in any spelling (docs/protocol.md#privacy, #webhooks).",
+    'The service runs with LICENCE_WEBHOOK_ALLOW_PRIVATE off (docs/protocol.md#webhooks): an http URL, or one naming a private, loopback or link-local address or localhost, is refused.',
     'expect: status (exact); problem: the last path segment of the problem `type` URI (body is application/problem+json with type, title, status, detail); headers: lower-case name to exact value or "*present*"; donnees: the listed fields must have these values; body: the listed fields of the JSON body must deep-equal these (arrays and objects compared whole; a 204 has no body to list). Every 200 of /api/ must also be an envelope that verifies with the service public key for the request\'s host (and produit/nonce when sent).',
     'repeat: N runs the same step N times, each with the same expectation.',
   ],

@@ -7,7 +7,7 @@ import type { LoggedVectorTarget } from './vector-target.js';
 /**
  * One case of http.json against a running server, whatever its backend and adapter: every step as
  * the vector says (vector-runner.ts, every /api/ 200 verified), and docs/protocol.md#privacy: no
- * key or author token the case was issued, and not the admin token, in any log line. For vitest
+ * key, author token or webhook secret the case was issued, and not the admin token, in any log line. For vitest
  * suites only (vitest is external to this package's build: the caller's own copy runs the
  * assertions).
  */

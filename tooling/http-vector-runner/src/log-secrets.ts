@@ -27,6 +27,7 @@ export const CARELESS_LOG_FIELDS: Readonly<Record<string, unknown>> = {
   body: { cle: 'KLMNP' },
   config: { signingKey: 'c2VlZA==', adminToken: 'adm-789' },
   seed: 'c2VlZDI=',
+  webhook: { secret: 'whsec_c2VjcmV0' },
   hint: 'HJK2',
 };
 
@@ -39,6 +40,7 @@ export const CARELESS_LOG_SECRETS: readonly string[] = [
   'c2VlZA',
   'adm-789',
   'c2VlZDI',
+  'whsec_c2VjcmV0',
 ];
 
 /** What the line still says once redacted: the censored fields, and the hint as it was. */

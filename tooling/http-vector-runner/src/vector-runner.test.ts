@@ -64,6 +64,10 @@ loopbackServerForFile(
       answer(response, 201, { 'content-type': 'application/json' }, '{"id":"tok_one","token":"lat_secret-one"}');
       return;
     }
+    if (request.url === '/admin/webhooks' && request.method === 'POST') {
+      answer(response, 201, { 'content-type': 'application/json' }, '{"id":"wh_one","secret":"whsec_secret-one"}');
+      return;
+    }
     if (request.url === '/admin/me') {
       const seen = request.headers.authorization ?? '';
       answer(response, 200, { 'content-type': 'application/json' }, JSON.stringify({ seen, id: 'tok_one' }));
@@ -202,7 +206,7 @@ describe('checkAnswer and checkEnvelope', () => {
 });
 
 describe('runHttpCase against a real server on loopback', () => {
-  it('saves fields, fills expected bodies with them, and counts only cle and token as secrets', async () => {
+  it('saves fields, fills expected bodies with them, and counts only cle, token and secret as secrets', async () => {
     const vector: HttpCase = {
       name: 'synthetic tokens',
       steps: [
@@ -219,6 +223,11 @@ describe('runHttpCase against a real server on loopback', () => {
           request: { method: 'GET', path: '/admin/me', auth: '{t}' },
           expect: { status: 200, body: { id: 'tok_{t_id}' } },
         },
+        {
+          request: { method: 'POST', path: '/admin/webhooks', body: { url: 'https://exemple.fr/hook' } },
+          expect: { status: 201, body: { id: 'wh_one' } },
+          save: { w: 'id', w_secret: 'secret' },
+        },
       ],
     };
     const { failures, saved, secrets } = await runHttpCase(vector, target());
@@ -226,8 +235,11 @@ describe('runHttpCase against a real server on loopback', () => {
     expect([...saved.entries()]).toEqual([
       ['t', 'lat_secret-one'],
       ['t_id', 'tok_one'],
+      ['w', 'wh_one'],
+      ['w_secret', 'whsec_secret-one'],
     ]);
-    expect(secrets).toEqual(['lat_secret-one']);
+    // A webhook secret (docs/protocol.md#webhooks) is one; ids are not.
+    expect(secrets).toEqual(['lat_secret-one', 'whsec_secret-one']);
   });
 
   it('passes a case the server answers as the vector says, and sends what the vector says', async () => {

@@ -175,14 +175,18 @@ export interface CaseResult {
   /** Every value saved by the case, by name (keys, author tokens, token ids). */
   readonly saved: ReadonlyMap<string, string>;
   /**
-   * The saved values that are secrets (notes of http.json): those of a `cle` or `token` field, the
-   * keys and the author tokens the case was issued, to look for them in the logs.
+   * The saved values that are secrets (notes of http.json): those of a `cle`, `token` or `secret`
+   * field, the keys, author tokens and webhook secrets the case was issued, to look for them in the
+   * logs.
    */
   readonly secrets: readonly string[];
 }
 
-/** The fields whose values must never reach a log line (docs/protocol.md#privacy). */
-const SECRET_FIELDS: ReadonlySet<string> = new Set(['cle', 'token']);
+/**
+ * The fields whose values must never reach a log line (docs/protocol.md#privacy): a licence key, an
+ * author token (#authors), a webhook secret (#webhooks, shown once when created or rotated).
+ */
+const SECRET_FIELDS: ReadonlySet<string> = new Set(['cle', 'token', 'secret']);
 
 /** The expectation with its placeholders filled in: the string values of `body` (notes of http.json). */
 function expectationOf(expected: HttpVectorExpect, saved: ReadonlyMap<string, string>): HttpVectorExpect {
