@@ -6,15 +6,19 @@ import { runAdminAction } from './admin-command.js';
 import { parseCliArgs } from './cli-args.js';
 
 /** The CLI's admin commands on the service's real key administration (an in-memory store). */
-function admin() {
+function admin(options: { readonly webhookAllowPrivate?: boolean } = {}) {
   const { logger } = captureLogs();
   return createKeyAdmin({
     store: createMemoryStore(),
     clock: { now: Date.now },
     random: (length) => new Uint8Array(randomBytes(length)),
     logger,
+    ...options,
   });
 }
+
+/** `whsec_` and the padded base64 of 32 bytes (docs/protocol.md#webhooks). */
+const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 
 async function run(keyAdmin: ReturnType<typeof admin>, argv: string[]): Promise<Record<string, unknown>> {
   const command = parseCliArgs(argv);
@@ -70,6 +74,67 @@ describe('runAdminAction', () => {
       (e: unknown) => e,
     );
     expect(isAdminError(again) && again.errorClass).toBe('not-found');
+  });
+
+  it('runs the webhook commands as the operator (docs/protocol.md#webhooks)', async () => {
+    const keyAdmin = admin();
+    await run(keyAdmin, ['author', 'add', 'alice', '--name', 'Alice']);
+    await run(keyAdmin, ['product', 'add', 'theme', '--author', 'alice', '--name', 'Thème']);
+    const url = 'https://shop.example/hooks';
+    const { secret, ...view } = await run(keyAdmin, [
+      'webhook',
+      'add',
+      url,
+      '--events',
+      'key.issued,verdict.refused',
+      '--author',
+      'alice',
+    ]);
+    // A secret is compared as a boolean: a failing assertion would print it.
+    expect(WEBHOOK_SECRET.test(String(secret))).toBe(true);
+    expect(view).toEqual({
+      id: expect.stringMatching(/^wh_/),
+      url,
+      events: ['key.issued', 'verdict.refused'],
+      author: 'alice',
+      created: expect.any(String),
+    });
+    const id = String(view.id);
+    expect(await run(keyAdmin, ['webhook', 'list'])).toEqual({ webhooks: [view] });
+
+    const rotated = await run(keyAdmin, ['webhook', 'rotate', id]);
+    expect(WEBHOOK_SECRET.test(String(rotated.secret)) && rotated.secret !== secret).toBe(true);
+    expect(rotated).toMatchObject({ id, previousUntil: expect.any(String) });
+
+    await run(keyAdmin, ['key', 'issue', '--produit', 'theme', '--kind', 'buyer']);
+    const { deliveries } = await run(keyAdmin, ['webhook', 'deliveries', id]);
+    expect(deliveries).toEqual([expect.objectContaining({ type: 'key.issued', status: 'pending', attempts: [] })]);
+    const deliveryId = String((deliveries as { id: string }[])[0]?.id);
+    expect(await run(keyAdmin, ['webhook', 'retry', id, deliveryId])).toMatchObject({
+      id: deliveryId,
+      status: 'pending',
+    });
+    expect(await run(keyAdmin, ['webhook', 'remove', id])).toEqual({ id, removed: true });
+    expect(await run(keyAdmin, ['webhook', 'list'])).toEqual({ webhooks: [] });
+    const again: unknown = await run(keyAdmin, ['webhook', 'remove', id]).catch((e: unknown) => e);
+    expect(isAdminError(again) && again.errorClass).toBe('not-found');
+  });
+
+  it('refuses a loopback or http endpoint unless LICENCE_WEBHOOK_ALLOW_PRIVATE is on', async () => {
+    const refusal = (keyAdmin: ReturnType<typeof admin>, url: string) =>
+      run(keyAdmin, ['webhook', 'add', url, '--events', 'key.issued']).then(
+        () => 'added',
+        (error: unknown) => isAdminError(error) && `${error.errorClass}: ${error.message}`,
+      );
+    const strict = admin();
+    expect(await refusal(strict, 'http://127.0.0.1:8080/hooks')).toMatch(
+      /^invalid: url: 127\.0\.0\.1 is not a public address: loopback/,
+    );
+    expect(await refusal(strict, 'https://localhost/hooks')).toBe(
+      'invalid: url: localhost is not a public address: loopback (RFC 6761)',
+    );
+    const local = admin({ webhookAllowPrivate: true });
+    expect(await refusal(local, 'http://127.0.0.1:8080/hooks')).toBe('added');
   });
 
   it('lets the service refuse: an AdminError with its class and message, no HTTP status', async () => {

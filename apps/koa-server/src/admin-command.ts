@@ -8,7 +8,7 @@ import type { AdminAction } from './cli-args.js';
  * share every rule (the conflicts, the field checks, their messages) and cannot drift apart. The
  * arguments go in as typed values; an `AdminError` (invalid, not found, conflict, store
  * unavailable) propagates to the caller. The answer is the admin API's JSON body (for
- * `author revoke-token`, whose HTTP answer is an empty 204, what was revoked).
+ * `author revoke-token` and `webhook remove`, whose HTTP answer is an empty 204, what was removed).
  */
 export function runAdminAction(admin: KeyAdmin, action: AdminAction): Promise<unknown> {
   switch (action.name) {
@@ -36,6 +36,18 @@ export function runAdminAction(admin: KeyAdmin, action: AdminAction): Promise<un
       return admin.listAuthorTokens(action.id);
     case 'author revoke-token':
       return revokeAuthorToken(admin, action.id, action.tokenId);
+    case 'webhook add':
+      return admin.addWebhook({ url: action.url, events: action.events, author: action.author });
+    case 'webhook list':
+      return admin.listWebhooks();
+    case 'webhook remove':
+      return removeWebhook(admin, action.id);
+    case 'webhook rotate':
+      return admin.rotateWebhookSecret(action.id);
+    case 'webhook deliveries':
+      return admin.webhookDeliveries(action.id);
+    case 'webhook retry':
+      return admin.retryWebhookDelivery(action.id, action.deliveryId);
     default:
       return assertNever(action);
   }
@@ -49,4 +61,10 @@ async function revokeAuthorToken(
 ): Promise<{ readonly author: string; readonly id: string; readonly revoked: true }> {
   await admin.revokeAuthorToken(author, tokenId);
   return { author, id: tokenId, revoked: true };
+}
+
+/** DELETE /admin/webhooks/:id answers 204 and no body; the CLI says what it removed. */
+async function removeWebhook(admin: KeyAdmin, id: string): Promise<{ readonly id: string; readonly removed: true }> {
+  await admin.removeWebhook(id);
+  return { id, removed: true };
 }

@@ -105,6 +105,22 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     [['author', 'tokens', 'alice', 'bob'], 'author tokens: expected <id>, got 2'],
     [['author', 'revoke-token', 'alice'], 'author revoke-token: expected <id> <tokenId>, got 1'],
     [['author', 'remove', 'alice'], 'unknown command "author remove"'],
+    [
+      ['webhook', 'add', 'https://shop.example/hooks'],
+      'webhook add: --events is required (usage: pnpm licence webhook add <url> --events <type,...>',
+    ],
+    [
+      ['webhook', 'add', 'https://shop.example/hooks', '--events', 'key.issued,key.stolen'],
+      'webhook add: --events must be a comma-separated list of key.issued, key.regenerated, key.transferred, key.revoked, domain.bound, verdict.refused, got "key.stolen"',
+    ],
+    [['webhook', 'add', 'https://shop.example/hooks', '--events', 'key.issued,'], 'webhook add: --events must be'],
+    [['webhook', 'add', '--events', 'key.issued'], 'webhook add: expected <url>, got 0'],
+    [['webhook', 'list', 'wh_1'], 'webhook list: expected no argument, got 1'],
+    [['webhook', 'remove'], 'webhook remove: expected <id>, got 0'],
+    [['webhook', 'rotate', 'wh_1', 'wh_2'], 'webhook rotate: expected <id>, got 2'],
+    [['webhook', 'deliveries'], 'webhook deliveries: expected <id>, got 0'],
+    [['webhook', 'retry', 'wh_1'], 'webhook retry: expected <id> <deliveryId>, got 1'],
+    [['webhook', 'send', 'wh_1'], 'unknown command "webhook send"'],
   ])('%j is a usage error', (argv, start) => {
     const command = parseCliArgs(argv);
     expect(command.kind).toBe('usage');
@@ -185,6 +201,61 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     expect(help.kind === 'help' && help.text).toContain('licence author revoke-token <id> <tokenId>');
   });
 
+  it('webhook add, list, remove, rotate, deliveries and retry (docs/protocol.md#webhooks)', () => {
+    expect(
+      parseCliArgs([
+        'webhook',
+        'add',
+        'https://shop.example/hooks?x=1',
+        '--events',
+        'key.issued, verdict.refused',
+        '--author',
+        'alice',
+        '--json',
+      ]),
+    ).toEqual({
+      kind: 'admin',
+      json: true,
+      action: {
+        name: 'webhook add',
+        url: 'https://shop.example/hooks?x=1',
+        events: ['key.issued', 'verdict.refused'],
+        author: 'alice',
+      },
+    });
+    expect(parseCliArgs(['webhook', 'add', 'https://shop.example/', '--events', 'domain.bound'])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'webhook add', url: 'https://shop.example/', events: ['domain.bound'] },
+    });
+    expect(parseCliArgs(['webhook', 'list'])).toEqual({ kind: 'admin', json: false, action: { name: 'webhook list' } });
+    for (const name of ['remove', 'rotate', 'deliveries'] as const) {
+      expect(parseCliArgs(['webhook', name, 'wh_1', '--json'])).toEqual({
+        kind: 'admin',
+        json: true,
+        action: { name: `webhook ${name}`, id: 'wh_1' },
+      });
+    }
+    expect(parseCliArgs(['webhook', 'retry', 'wh_1', 'dlv_2'])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'webhook retry', id: 'wh_1', deliveryId: 'dlv_2' },
+    });
+    const group = parseCliArgs(['webhook']);
+    expect(group.kind === 'help' && group.text).toBe(
+      'Usage:\n' +
+        '  pnpm licence webhook add <url> --events <type,...> [--author <id>] [--json]  (the secret is printed this once)\n' +
+        '  pnpm licence webhook list [--json]\n' +
+        '  pnpm licence webhook remove <id> [--json]\n' +
+        '  pnpm licence webhook rotate <id> [--json]  (the new secret is printed this once; the previous ones sign 24 h more)\n' +
+        '  pnpm licence webhook deliveries <id> [--json]\n' +
+        '  pnpm licence webhook retry <id> <deliveryId> [--json]\n',
+    );
+    const help = parseCliArgs(['--help']);
+    expect(help.kind === 'help' && help.text).toContain('licence webhook retry <id> <deliveryId>');
+    expect(help.kind === 'help' && help.text).toContain('LICENCE_WEBHOOK_ALLOW_PRIVATE');
+  });
+
   // A name that is no command must never fall through to one, least of all to purge, which erases
   // stored IP addresses (docs/protocol.md#privacy): names inherited from Object.prototype included.
   it.each([
@@ -201,6 +272,8 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     [['product', '__proto__']],
     [['author', 'purge']],
     [['author', 'constructor']],
+    [['webhook', 'purge']],
+    [['webhook', '__proto__']],
   ])('%j is an unknown command, never purge', (argv) => {
     const command = parseCliArgs(argv);
     expect(command).toEqual({

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { errorMessage, isValidationError, KEY_KINDS, normalizeKey, type KeyKind } from '@licence/core';
-import { parseDateTime } from '@licence/service';
+import { parseDateTime, WEBHOOK_EVENT_TYPES } from '@licence/service';
+import type { WebhookEventType } from '@licence/service';
 import { assertNever } from './assert-never.js';
 import {
   COMMAND,
@@ -39,7 +40,16 @@ export type AdminAction =
   | { readonly name: 'author add'; readonly id: string; readonly authorName: string }
   | { readonly name: 'author token'; readonly id: string; readonly label?: string }
   | { readonly name: 'author tokens'; readonly id: string }
-  | { readonly name: 'author revoke-token'; readonly id: string; readonly tokenId: string };
+  | { readonly name: 'author revoke-token'; readonly id: string; readonly tokenId: string }
+  | {
+      readonly name: 'webhook add';
+      readonly url: string;
+      readonly events: readonly WebhookEventType[];
+      readonly author?: string;
+    }
+  | { readonly name: 'webhook list' }
+  | { readonly name: 'webhook remove' | 'webhook rotate' | 'webhook deliveries'; readonly id: string }
+  | { readonly name: 'webhook retry'; readonly id: string; readonly deliveryId: string };
 
 export type CliCommand =
   | { readonly kind: 'serve' }
@@ -107,6 +117,16 @@ function dispatch(name: CommandName, args: Args): CliCommand {
       return admin({ name, id: args.positional(0) }, args.json);
     case 'author revoke-token':
       return admin({ name, id: args.positional(0), tokenId: args.positional(1) }, args.json);
+    case 'webhook add':
+      return webhookAdd(args);
+    case 'webhook list':
+      return admin({ name }, args.json);
+    case 'webhook remove':
+    case 'webhook rotate':
+    case 'webhook deliveries':
+      return admin({ name, id: args.positional(0) }, args.json);
+    case 'webhook retry':
+      return admin({ name, id: args.positional(0), deliveryId: args.positional(1) }, args.json);
     default:
       return assertNever(name);
   }
@@ -173,6 +193,34 @@ function authorAdd(args: Args): CliCommand {
 function authorToken(args: Args): CliCommand {
   const label = args.option('label');
   return admin({ name: 'author token', id: args.positional(0), ...(label === undefined ? {} : { label }) }, args.json);
+}
+
+/**
+ * `--events` is a comma-separated list of event types (docs/protocol.md#webhooks), each one known,
+ * or it is a usage error; the URL's rules and the author's are key administration's, with its
+ * messages (and LICENCE_WEBHOOK_ALLOW_PRIVATE, which it is handed).
+ */
+function webhookAdd(args: Args): CliCommand {
+  const text = args.option('events');
+  if (text === undefined) return usage(`webhook add: --events is required (usage: ${args.spec.usage})`);
+  const events: WebhookEventType[] = [];
+  for (const entry of text.split(',').map((part) => part.trim())) {
+    const type = WEBHOOK_EVENT_TYPES.find((candidate) => candidate === entry);
+    if (type === undefined) {
+      return usage(
+        `webhook add: --events must be a comma-separated list of ${WEBHOOK_EVENT_TYPES.join(', ')}, got "${entry}"`,
+      );
+    }
+    events.push(type);
+  }
+  const author = args.option('author');
+  const action: AdminAction = {
+    name: 'webhook add',
+    url: args.positional(0),
+    events,
+    ...(author === undefined ? {} : { author }),
+  };
+  return admin(action, args.json);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
+import { WEBHOOK_EVENT_TYPES } from '@licence/service';
 
 /**
  * The commands of the `licence` command line (docs/protocol.md#administration): each name, its
@@ -30,16 +31,26 @@ Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of 
   ${COMMAND} author token <id> [--label <l>]         a new author token, printed this once
   ${COMMAND} author tokens <id>                      the author's tokens: id, label, created, last used
   ${COMMAND} author revoke-token <id> <tokenId>
+  ${COMMAND} webhook add <url> --events <type,...> [--author <id>]
+                                                       a shop's endpoint; its secret, printed this once
+  ${COMMAND} webhook list
+  ${COMMAND} webhook remove <id>
+  ${COMMAND} webhook rotate <id>                     a new secret, printed this once; the old one signs 24 h more
+  ${COMMAND} webhook deliveries <id>                 the last 100 deliveries and their attempts
+  ${COMMAND} webhook retry <id> <deliveryId>         send a delivery again, now
 
 Options:
   --json        print the result as JSON (every command that prints data)
   -h, --help    this help; \`${COMMAND} <command> --help\` for one command
 
 Environment (docs/protocol.md#configuration): HOST, PORT, LICENCE_DATA_DIR, DATABASE_URL,
-LICENCE_SIGNING_KEY, LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL.
+LICENCE_SIGNING_KEY, LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL,
+LICENCE_WEBHOOK_ALLOW_PRIVATE.
 Admin commands work on the store of LICENCE_DATA_DIR (default ./data), or of DATABASE_URL,
 directly, as the operator: no token needed. An author token (\`author token\`) opens the admin
 HTTP API and the console (/console) to that author's own products only (docs/protocol.md#authors).
+Webhook events (docs/protocol.md#webhooks): ${WEBHOOK_EVENT_TYPES.join(', ')}.
+An http or private-address webhook URL needs LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (CLI and server).
 Exit codes: 0 done, 1 error, 2 usage.
 `;
 
@@ -113,6 +124,28 @@ const COMMANDS = {
     positionals: ['id', 'tokenId'],
     options: JSON_OPTION,
   },
+  'webhook add': {
+    usage: `${COMMAND} webhook add <url> --events <type,...> [--author <id>] [--json]  (the secret is printed this once)`,
+    positionals: ['url'],
+    options: { ...JSON_OPTION, events: { type: 'string' }, author: { type: 'string' } },
+  },
+  'webhook list': { usage: `${COMMAND} webhook list [--json]`, positionals: [], options: JSON_OPTION },
+  'webhook remove': { usage: `${COMMAND} webhook remove <id> [--json]`, positionals: ['id'], options: JSON_OPTION },
+  'webhook rotate': {
+    usage: `${COMMAND} webhook rotate <id> [--json]  (the new secret is printed this once; the previous ones sign 24 h more)`,
+    positionals: ['id'],
+    options: JSON_OPTION,
+  },
+  'webhook deliveries': {
+    usage: `${COMMAND} webhook deliveries <id> [--json]`,
+    positionals: ['id'],
+    options: JSON_OPTION,
+  },
+  'webhook retry': {
+    usage: `${COMMAND} webhook retry <id> <deliveryId> [--json]`,
+    positionals: ['id', 'deliveryId'],
+    options: JSON_OPTION,
+  },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 
 export type CommandName = keyof typeof COMMANDS;
@@ -129,9 +162,9 @@ export function commandSpec(name: CommandName): CommandSpec {
   return COMMANDS[name];
 }
 
-/** The words that take a second one (`product add`, `key show`, `author token`...). */
+/** The words that take a second one (`product add`, `key show`, `author token`, `webhook add`...). */
 export function isGroup(word: string): boolean {
-  return word === 'product' || word === 'key' || word === 'author';
+  return word === 'product' || word === 'key' || word === 'author' || word === 'webhook';
 }
 
 /** The usage lines of a group's commands. */

@@ -32,6 +32,7 @@ describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
       logLevelSet: false,
       maxConnections: undefined,
       maxConnectionsPerIp: 100,
+      webhookAllowPrivate: false,
     });
   });
 
@@ -187,6 +188,22 @@ describe('LICENCE_MAX_CONNECTIONS and LICENCE_MAX_CONNECTIONS_PER_IP', () => {
     expect(errors(loadConfig({ LICENCE_MAX_CONNECTIONS: raw, LICENCE_MAX_CONNECTIONS_PER_IP: raw }, CWD))).toEqual([
       `LICENCE_MAX_CONNECTIONS: expected a positive integer (at most 9 digits), got "${raw}"`,
       `LICENCE_MAX_CONNECTIONS_PER_IP: expected a positive integer (at most 9 digits), got "${raw}"`,
+    ]);
+  });
+});
+
+describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
+  it.each([
+    ['1', true],
+    [' 1 ', true],
+    ['0', false],
+    ['', false],
+  ])('reads %j as %s', (raw, on) => {
+    expect(ok(loadConfig({ LICENCE_WEBHOOK_ALLOW_PRIVATE: raw }, CWD)).webhookAllowPrivate).toBe(on);
+  });
+  it.each(['true', 'yes', 'on', '2', 'TRUE', '01'])('refuses %j in one line naming the variable', (raw) => {
+    expect(errors(loadConfig({ LICENCE_WEBHOOK_ALLOW_PRIVATE: raw }, CWD))).toEqual([
+      `LICENCE_WEBHOOK_ALLOW_PRIVATE: expected 1 (on) or 0 (off), got "${raw}"`,
     ]);
   });
 });

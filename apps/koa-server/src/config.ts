@@ -1,5 +1,13 @@
 import { resolve } from 'node:path';
-import { absolutePath, combine, invalid, parsed, readSharedConfig, readVariable } from '@licence/service';
+import {
+  absolutePath,
+  combine,
+  invalid,
+  parsed,
+  parseWebhookAllowPrivate,
+  readSharedConfig,
+  readVariable,
+} from '@licence/service';
 import type { ConfiguredSigningKey, Environment, LogLevel, Parsed, TrustProxy } from '@licence/service';
 import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
 
@@ -7,7 +15,8 @@ import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
  * The server's configuration, read from the environment names of docs/protocol.md#configuration
  * (fixed: scripts and docs rely on them). The variables every adapter shares are read by
  * @licence/service (`readSharedConfig`); this file adds the server's own (HOST, PORT,
- * LICENCE_DATA_DIR, LICENCE_MAX_CONNECTIONS, LICENCE_MAX_CONNECTIONS_PER_IP) and its defaults: the SQLite file and the embedded key in the data folder.
+ * LICENCE_DATA_DIR, LICENCE_MAX_CONNECTIONS, LICENCE_MAX_CONNECTIONS_PER_IP,
+ * LICENCE_WEBHOOK_ALLOW_PRIVATE) and its defaults: the SQLite file and the embedded key in the data folder.
  * `loadConfig` is pure: it is handed the environment and a working directory and never touches the
  * disk, so every rule is testable without a process.
  */
@@ -46,6 +55,12 @@ export interface ServerConfig {
   readonly maxConnections: number | undefined;
   /** LICENCE_MAX_CONNECTIONS_PER_IP (default 100); not applied behind a proxy (TRUST_PROXY). */
   readonly maxConnectionsPerIp: number;
+  /**
+   * LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (docs/protocol.md#webhooks): webhook endpoints may be `http` and
+   * reach private, loopback and link-local addresses (a receiver on the same machine or network).
+   * Default false.
+   */
+  readonly webhookAllowPrivate: boolean;
 }
 
 export type ConfigResult = Parsed<ServerConfig>;
@@ -78,6 +93,7 @@ export function loadConfig(env: Environment, cwd: string): ConfigResult {
       'LICENCE_MAX_CONNECTIONS_PER_IP',
       readVariable(env, 'LICENCE_MAX_CONNECTIONS_PER_IP'),
     ),
+    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
   });
   if (!read.ok) return read;
   const { databaseUrl, signingKey, maxConnectionsPerIp, ...config } = read.value;

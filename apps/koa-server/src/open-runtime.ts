@@ -73,6 +73,8 @@ export async function openAdminRuntime(config: ServerConfig, options: OpenRuntim
     clock: { now: options.now ?? Date.now },
     random: options.random ?? randomBytes,
     logger: options.logger,
+    // docs/protocol.md#webhooks: `licence webhook add http://127.0.0.1:...` for a local receiver.
+    webhookAllowPrivate: config.webhookAllowPrivate,
   });
   return { admin, close: () => backend.close() };
 }
@@ -133,6 +135,7 @@ function build(
       random: options.random ?? randomBytes,
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       ...(adminToken === undefined ? {} : { adminToken }),
+      webhookAllowPrivate: config.webhookAllowPrivate,
       // docs/protocol.md#console: the service answers /console only when the admin API is on.
       console: consoleAssets,
     });

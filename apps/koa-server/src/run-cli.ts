@@ -146,6 +146,12 @@ function printResult(action: AdminAction, json: boolean, result: unknown, io: Cl
       'licence: the key is shown only this once; the service keeps only its hash (docs/protocol.md#key-lifecycle)\n',
     );
   }
+  if (action.name === 'webhook add' || action.name === 'webhook rotate') {
+    // docs/protocol.md#webhooks: the shop verifies every delivery with it; no command shows it again.
+    io.stderr(
+      'licence: the secret is shown only this once; give it to the shop, which verifies every delivery with it (docs/protocol.md#webhooks)\n',
+    );
+  }
 }
 
 function isNewToken(value: unknown): value is { readonly id: string; readonly token: string } {

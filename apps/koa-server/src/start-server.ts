@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeError } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { configErrorLine } from '@licence/service';
-import type { Logger } from '@licence/service';
+import { configErrorLine, createWebhookDeliverer } from '@licence/service';
+import type { Logger, WebhookDeliverer } from '@licence/service';
 import { describeDatabase } from '@licence/store-postgres';
 import type { ServerConfig } from './config.js';
 import { connectionLimits, readOpenFileLimit } from './connection-limits.js';
@@ -29,6 +29,8 @@ export interface StartServerOptions {
   readonly random?: RandomBytes;
   readonly now?: () => number;
   readonly purgeIntervalMs?: number;
+  /** How often the webhook deliverer looks for due deliveries; default the deliverer's (1 s). */
+  readonly webhookIntervalMs?: number;
   /** How long `close` waits for requests in flight before cutting connections; default 10 s. */
   readonly shutdownTimeoutMs?: number;
   /** Tests shorten them; default the values of docs/protocol.md#limits (http-server.ts). */
@@ -52,7 +54,10 @@ export interface RunningServer {
 
 export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
-/** Opens the runtime (embedded default included), listens, prints the banner, starts the purge timer. */
+/**
+ * Opens the runtime (embedded default included), listens, prints the banner, starts the purge timer
+ * and the webhook deliverer.
+ */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config, logger } = options;
   // Checked before anything is created: a bad limit stops the start with one line.
@@ -79,13 +84,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const url = `http://${hostPort(config.host, boundPort(server.address()))}`;
   const purge = startPurgeTimer(runtime.service, logger, options.purgeIntervalMs ?? PURGE_INTERVAL_MS);
+  const deliverer = startDeliverer(options, runtime);
   announce(options, runtime, url, limits.value);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       purge.stop();
-      await stopAccepting(server, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS, logger);
+      // The deliverer stops while the requests in flight finish: it waits for its own attempts in
+      // flight (each at most 15 s), and both must end before the store closes. An attempt cut
+      // short is not lost: its claim ends by itself and any process delivers it later
+      // (docs/protocol.md#webhooks).
+      await Promise.all([
+        stopAccepting(server, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS, logger),
+        deliverer.stop(),
+      ]);
       stats.stop();
       await purge.first;
       await runtime.close();
@@ -96,12 +109,36 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   return { url, publicKey: runtime.publicKey, server, runtime, limits: limits.value, close };
 }
 
+/**
+ * The webhook deliverer, in this process (docs/protocol.md#webhooks): it sends what the store's
+ * outbox holds, apart from the requests, so a verdict never waits for a receiver. Every process
+ * sharing a database (PostgreSQL, or one SQLite file) runs one: the store's claim gives each
+ * delivery to one process at a time.
+ */
+function startDeliverer(options: StartServerOptions, runtime: Runtime): WebhookDeliverer {
+  const deliverer = createWebhookDeliverer({
+    store: runtime.store,
+    clock: { now: options.now ?? Date.now },
+    logger: options.logger,
+    allowPrivate: options.config.webhookAllowPrivate,
+  });
+  deliverer.start(options.webhookIntervalMs);
+  return deliverer;
+}
+
 /** The `licence service started` log line and the human banner. */
 function announce(options: StartServerOptions, runtime: Runtime, url: string, limits: ConnectionLimits): void {
   const { config } = options;
   const database = config.database.kind === 'postgres' ? describeDatabase(config.database.url) : config.database.file;
   options.logger.info(
-    { url, publicKey: runtime.publicKey, dataDir: config.dataDir, database, ...limits },
+    {
+      url,
+      publicKey: runtime.publicKey,
+      dataDir: config.dataDir,
+      database,
+      ...limits,
+      webhookAllowPrivate: config.webhookAllowPrivate,
+    },
     'licence service started',
   );
   const print = options.print ?? ((text: string) => void process.stderr.write(text));
@@ -114,6 +151,7 @@ function announce(options: StartServerOptions, runtime: Runtime, url: string, li
       createdSigningKey: runtime.createdSigningKey,
       signingKeyFile: config.signingKey.kind === 'embedded' ? config.signingKey.path : undefined,
       adminApi: config.adminToken !== undefined,
+      webhookAllowPrivate: config.webhookAllowPrivate,
       ...(config.database.kind === 'postgres' ? { databaseUrl: printableDatabaseUrl(config.database.url) } : {}),
     }),
   );

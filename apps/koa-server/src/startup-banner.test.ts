@@ -25,6 +25,15 @@ describe('startupBanner', () => {
     expect(text).toContain('signing key created');
     expect(text).toContain('admin HTTP API: off');
     expect(text).not.toContain('console: ');
+    expect(text).not.toContain('LICENCE_WEBHOOK_ALLOW_PRIVATE');
+  });
+
+  it('says when LICENCE_WEBHOOK_ALLOW_PRIVATE=1 lifts the webhook destination rules (docs/protocol.md#webhooks)', () => {
+    const text = startupBanner({ ...input, webhookAllowPrivate: true });
+    expect(text).toContain(
+      'webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE=1: endpoints may use http and reach private, loopback and link-local addresses (for local receivers only)\n',
+    );
+    expect(startupBanner({ ...input, webhookAllowPrivate: false })).not.toContain('webhooks:');
   });
 
   it('says the key is reused on a later start', () => {

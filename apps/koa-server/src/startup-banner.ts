@@ -22,6 +22,8 @@ export interface BannerInput {
    * PostgreSQL; undefined on the embedded SQLite file.
    */
   readonly databaseUrl?: string;
+  /** LICENCE_WEBHOOK_ALLOW_PRIVATE=1: a safety rule lifted, so the banner says so. */
+  readonly webhookAllowPrivate?: boolean;
 }
 
 export function startupBanner(input: BannerInput): string {
@@ -53,6 +55,13 @@ export function startupBanner(input: BannerInput): string {
     lines.push(`console: ${input.url}/console (sign in with LICENCE_ADMIN_TOKEN, or an author's token)`);
   } else {
     lines.push('admin HTTP API: off (set LICENCE_ADMIN_TOKEN to turn it on, and the console at /console)');
+  }
+  // docs/protocol.md#webhooks: the rule against server-side request forgery is off; an operator who
+  // set it for a test and forgot must see it at every start.
+  if (input.webhookAllowPrivate === true) {
+    lines.push(
+      'webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE=1: endpoints may use http and reach private, loopback and link-local addresses (for local receivers only)',
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -7,7 +7,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkEnvelope, isRecord, send } from '@licence/http-vector-runner';
 import type { HttpAnswer, SendOptions } from '@licence/http-vector-runner';
 import { consoleAssets } from '@licence/console';
+import {
+  createWebhookDeliverer,
+  newWebhookEndpointId,
+  newWebhookSecret,
+  randomBytes,
+  WEBHOOK_EVENT_TYPES,
+} from '@licence/service';
+import { captureLogs } from './capture-logs.js';
 import { keySpellings, linesHolding } from './capture-logs.js';
+import { startCollector } from './webhook-collector.js';
+import type { Collector } from './webhook-collector.js';
 import { openSqliteFile } from './sqlite-file.js';
 import { PRODUCT_UA, startTestServer } from './test-server.js';
 import type { TestServer } from './test-server.js';
@@ -77,6 +87,8 @@ const reached = new Set<string>();
 const issuedKeys: string[] = [];
 /** Every author token the admin API issued here (docs/protocol.md#authors), likewise. */
 const issuedTokens: string[] = [];
+/** Every webhook secret the admin API showed here (docs/protocol.md#webhooks), likewise. */
+const issuedSecrets: string[] = [];
 /** Every answer received from the server (each must be validated). */
 let answers = 0;
 const validated: string[] = [];
@@ -169,6 +181,36 @@ function checkBody(label: string, answer: HttpAnswer, pointer: string, method: s
   return [`${label}: ${ajv.errorsText(validate.errors)}: ${answer.text.slice(0, 300)}`];
 }
 
+/**
+ * A request the service sent to an endpoint against the document's `webhooks` entry of its type:
+ * the body against its request body schema, each Standard Webhooks header against its parameter.
+ */
+function checkWebhook(
+  type: string,
+  request: { readonly headers: Readonly<Record<string, string>>; readonly body: string },
+): string[] {
+  const webhooks = isRecord(doc) && isRecord(doc.webhooks) ? doc.webhooks : {};
+  const entry = webhooks[type];
+  if (!isRecord(entry) || !isRecord(entry.post)) return [`webhook ${type}: not documented`];
+  const failures: string[] = [];
+  const pointer = `/webhooks/${escapePointer(type)}/post/requestBody/content/application~1json/schema`;
+  const validate = ajv.getSchema(`openapi#${pointer}`);
+  if (validate === undefined) return [`webhook ${type}: no body schema`];
+  if (!validate(JSON.parse(request.body))) failures.push(`webhook ${type}: ${ajv.errorsText(validate.errors)}`);
+  const parameters = Array.isArray(entry.post.parameters) ? entry.post.parameters : [];
+  for (const [index, parameter] of parameters.entries()) {
+    const { value, pointer: at } = resolve(parameter, `/webhooks/${escapePointer(type)}/post/parameters/${index}`);
+    const name = String(value.name);
+    const check = ajv.getSchema(`openapi#${at}/schema`);
+    if (check === undefined || !check(request.headers[name]))
+      failures.push(`webhook ${type}: header ${name} does not fit`);
+  }
+  if (!(request.headers['content-type'] ?? '').startsWith('application/json')) {
+    failures.push(`webhook ${type}: content-type ${String(request.headers['content-type'])}`);
+  }
+  return failures;
+}
+
 let server: TestServer;
 let failures: string[] = [];
 const NOW_MS = Date.UTC(2026, 10, 22, 10, 14, 0);
@@ -194,6 +236,7 @@ async function call(
       : undefined;
   if (isRecord(parsed) && typeof parsed.cle === 'string') issuedKeys.push(parsed.cle);
   if (isRecord(parsed) && typeof parsed.token === 'string') issuedTokens.push(parsed.token);
+  if (isRecord(parsed) && typeof parsed.secret === 'string') issuedSecrets.push(parsed.secret);
   failures.push(...check(template, options.method, answer));
   return answer;
 }
@@ -229,12 +272,28 @@ const postAs = (contentType: string, template: string, path: string, body: strin
 const postPublic = (path: string, body: string, headers: Readonly<Record<string, string>> = {}) =>
   call(path, { method: 'POST', path, body, headers });
 
+/** A receiver of every event, from the start: what the service sends is checked against `webhooks`. */
+let collector: Collector;
+
 beforeAll(async () => {
   server = await startTestServer({ clockStartMs: NOW_MS });
+  collector = await startCollector();
+  // Stored as is: the admin API would refuse its http loopback URL (LICENCE_WEBHOOK_ALLOW_PRIVATE is
+  // off here), and that refusal is the routes' business, not this receiver's.
+  const created = await server.store.addWebhookEndpoint({
+    id: newWebhookEndpointId(randomBytes),
+    author: null,
+    url: collector.url,
+    events: [...WEBHOOK_EVENT_TYPES],
+    createdAt: Math.floor(NOW_MS / 1000),
+    secret: newWebhookSecret(randomBytes),
+  });
+  if (created.result !== 'created') throw new Error('the collector endpoint was not stored');
 });
 
 afterAll(async () => {
   await server.close();
+  await collector.close();
 });
 
 // Each test reports the mismatches of its own requests.
@@ -498,6 +557,105 @@ describe('docs/openapi.yaml against real answers', () => {
     expect(failures).toEqual([]);
   });
 
+  it('documents the webhook routes (docs/protocol.md#webhooks)', async () => {
+    // The failed authentications above leave the 60 s window (docs/protocol.md#administration).
+    server.clock.advance(60);
+    const HOOKS = '/admin/webhooks';
+    const ONE = '/admin/webhooks/{id}';
+    const SECRET = '/admin/webhooks/{id}/secret';
+    const DELIVERIES = '/admin/webhooks/{id}/deliveries';
+    const RETRY = '/admin/webhooks/{id}/deliveries/{deliveryId}/retry';
+    const hook = (id: string, rest = '') => `/admin/webhooks/${id}${rest}`;
+    const shop = { url: 'https://shop.example/hooks', events: ['key.issued'] };
+    const token = field(await post('/admin/authors/{id}/tokens', '/admin/authors/atelier/tokens'), 'token');
+
+    // /admin/webhooks: the operator's endpoint (every author's events), and an author's own.
+    const created = await post(HOOKS, HOOKS, shop);
+    expect(created.status).toBe(201);
+    const id = field(created, 'id');
+    const own = await post(HOOKS, HOOKS, { ...shop, url: 'https://atelier.example/hooks' }, token);
+    expect(own.status).toBe(201);
+    expect((await post(HOOKS, HOOKS, { url: 'http://169.254.169.254/', events: ['key.issued'] })).status).toBe(400);
+    expect((await post(HOOKS, HOOKS, { ...shop, events: [] })).status).toBe(400);
+    expect((await post(HOOKS, HOOKS, { ...shop, author: 'concurrent' }, token)).status).toBe(403);
+    expect((await post(HOOKS, HOOKS, { ...shop, author: 'inconnu' })).status).toBe(404);
+    expect((await post(HOOKS, HOOKS, shop, false)).status).toBe(401);
+    expect((await postAs('text/plain', HOOKS, HOOKS, json(shop))).status).toBe(415);
+    expect((await post(HOOKS, HOOKS, ' '.repeat(70_000))).status).toBe(413);
+    expect((await get(HOOKS, HOOKS)).status).toBe(200);
+    expect((await get(HOOKS, HOOKS, token)).status).toBe(200);
+    expect((await get(HOOKS, HOOKS, false)).status).toBe(401);
+    expect((await call(HOOKS, { method: 'PUT', path: HOOKS, admin: true })).status).toBe(405);
+
+    // A key issued now gives the endpoint a delivery to show and retry.
+    expect((await postKeys({ produit: 'theme', kind: 'buyer' })).status).toBe(201);
+    const log = await get(DELIVERIES, hook(id, '/deliveries'));
+    expect(log.status).toBe(200);
+    const [delivery] = (JSON.parse(log.text) as { deliveries: { id: string }[] }).deliveries;
+    const deliveryId = delivery?.id ?? '';
+    // The operator's endpoint, seen by an author token: not found, as a missing one.
+    expect((await get(DELIVERIES, hook(id, '/deliveries'), token)).status).toBe(404);
+    expect((await get(DELIVERIES, hook('%ZZ', '/deliveries'))).status).toBe(400);
+    expect((await get(DELIVERIES, hook(id, '/deliveries'), false)).status).toBe(401);
+    expect((await post(DELIVERIES, hook(id, '/deliveries'))).status).toBe(405);
+
+    // /admin/webhooks/{id}/deliveries/{deliveryId}/retry
+    const retry = (delivered: string) => hook(id, `/deliveries/${delivered}/retry`);
+    expect((await post(RETRY, retry(deliveryId))).status).toBe(202);
+    expect((await post(RETRY, retry('dlv_AAAAAAAAAAAAAAAAAAAAAA'))).status).toBe(404);
+    expect((await post(RETRY, retry('%ZZ'))).status).toBe(400);
+    expect((await post(RETRY, retry(deliveryId), undefined, false)).status).toBe(401);
+    expect((await postAs('text/plain', RETRY, retry(deliveryId), 'x')).status).toBe(415);
+    expect((await post(RETRY, retry(deliveryId), ' '.repeat(70_000))).status).toBe(413);
+    expect((await get(RETRY, retry(deliveryId))).status).toBe(405);
+
+    // /admin/webhooks/{id}/secret
+    expect((await post(SECRET, hook(id, '/secret'))).status).toBe(200);
+    expect((await post(SECRET, hook('wh_AAAAAAAAAAAAAAAAAAAAAA', '/secret'))).status).toBe(404);
+    expect((await post(SECRET, hook('%ZZ', '/secret'))).status).toBe(400);
+    expect((await post(SECRET, hook(id, '/secret'), undefined, false)).status).toBe(401);
+    expect((await postAs('text/plain', SECRET, hook(id, '/secret'), 'x')).status).toBe(415);
+    expect((await post(SECRET, hook(id, '/secret'), ' '.repeat(70_000))).status).toBe(413);
+    expect((await get(SECRET, hook(id, '/secret'))).status).toBe(405);
+
+    // /admin/webhooks/{id}: deleted with their deliveries (no attempt left to make to these hosts).
+    const del = (path: string, admin: boolean | string = true) => call(ONE, { method: 'DELETE', path, admin });
+    expect((await del(hook(id), token)).status).toBe(404);
+    expect((await del(hook('%ZZ'))).status).toBe(400);
+    expect((await del(hook(id), false)).status).toBe(401);
+    expect((await get(ONE, hook(id))).status).toBe(405);
+    expect((await del(hook(field(own, 'id')), token)).status).toBe(204);
+    expect((await del(hook(id))).status).toBe(204);
+    expect((await del(hook(id))).status).toBe(404);
+    expect(failures).toEqual([]);
+  });
+
+  it('documents what the service sends to an endpoint: each event type, its body and its headers (`webhooks`)', async () => {
+    // Every event of the tests above went to the collector's endpoint too; a deliverer (as `licence
+    // serve` runs one) sends them, on the server's clock. A round sends one per endpoint: drain.
+    const deliverer = createWebhookDeliverer({
+      store: server.store,
+      clock: server.clock,
+      logger: captureLogs().logger,
+      allowPrivate: true,
+    });
+    let rounds = 0;
+    while ((await deliverer.runOnce()) > 0) rounds += 1;
+    expect(rounds).toBeGreaterThan(0);
+    const types = new Set<string>();
+    const mismatches: string[] = [];
+    for (const request of collector.received) {
+      const body: unknown = JSON.parse(request.body);
+      const type = isRecord(body) && typeof body.type === 'string' ? body.type : '';
+      types.add(type);
+      mismatches.push(...checkWebhook(type, request));
+    }
+    expect(mismatches).toEqual([]);
+    expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    // One request per event: the collector answered 204 to each, the first time.
+    expect(collector.received.length).toBe(new Set(collector.received.map((r) => r.headers['webhook-id'])).size);
+  });
+
   it('documents the console: its page, its files, and their security headers (docs/protocol.md#console)', async () => {
     const page = (method: string, headers: Readonly<Record<string, string>> = {}) =>
       call('/console', { method, path: '/console', headers });
@@ -560,22 +718,24 @@ describe('docs/openapi.yaml against real answers', () => {
     for (const path of Object.keys(paths))
       expect([...reached].some((triple) => triple.split(' ')[1] === path)).toBe(true);
     expect(reached.size).toBe(documented.size);
-    // 111 documented (path, method, status) triples today, plus 16 (path, method) pairs answered
+    // 140 documented (path, method, status) triples today, plus 21 (path, method) pairs answered
     // 405; every answer received was validated (none skipped).
-    expect(documented.size).toBe(111);
+    expect(documented.size).toBe(140);
     const distinct = new Set(validated);
-    expect(distinct.size).toBe(111 + 16);
-    expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(16);
+    expect(distinct.size).toBe(140 + 21);
+    expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(21);
     expect(validated).toHaveLength(answers);
   });
 
-  it('never logged a key or an author token it issued, or the admin token (docs/protocol.md#privacy)', () => {
+  it('never logged a key, an author token or a webhook secret it issued, or the admin token (docs/protocol.md#privacy)', () => {
     expect(issuedKeys.length).toBeGreaterThan(3);
-    expect(issuedTokens).toHaveLength(2);
+    expect(issuedTokens).toHaveLength(3);
+    expect(issuedSecrets).toHaveLength(3);
     expect(
       linesHolding(server.lines, [
         ...issuedKeys.flatMap(keySpellings),
         ...issuedTokens,
+        ...issuedSecrets,
         ...(server.adminToken === null ? [] : [server.adminToken]),
       ]),
     ).toEqual([]);
