@@ -30,7 +30,12 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as an author (E
     await signIn(tab, aliceToken);
     await page.getByText(ui.signedInAuthor('Alice Martin'), { exact: true }).waitFor();
     const nav = page.getByRole('navigation', { name: ui.navLabel });
-    expect(await nav.getByRole('link').allTextContents()).toEqual([ui.navProducts, ui.navKeys, ui.navTokens]);
+    expect(await nav.getByRole('link').allTextContents()).toEqual([
+      ui.navProducts,
+      ui.navKeys,
+      ui.navWebhooks,
+      ui.navTokens,
+    ]);
     await expect
       .poll(async () => (await tableRecords(page, ui.productsCaption)).map((row) => row[ui.productId]))
       .toEqual(['alice-theme']);

@@ -103,6 +103,49 @@ export interface Labels {
   readonly purge: string;
   readonly purgeConfirm: string;
   purgeDone(erased: number): string;
+  readonly navWebhooks: string;
+  readonly webhooksTitle: string;
+  readonly webhooksCaption: string;
+  readonly webhookUrlColumn: string;
+  readonly webhookAuthorColumn: string;
+  readonly webhookUrl: string;
+  readonly webhookAuthor: string;
+  readonly everyAuthor: string;
+  readonly addWebhook: string;
+  readonly webhookAdded: string;
+  /** The field of the secret shown once, after an endpoint is added. */
+  readonly signingSecret: string;
+  newSigningSecret(url: string): string;
+  /** The line under a rotated secret; its date is in the reader's time zone and language. */
+  readonly previousUntil: RegExp;
+  readonly verifyHint: string;
+  /** A refused URL: the sentence, then the service's detail (English) after its lead-in. */
+  readonly urlRefused: RegExp;
+  /** The visible start of each row's link and buttons; their names end with the endpoint's URL. */
+  readonly deliveriesLink: string;
+  readonly rotateSecret: string;
+  readonly deleteWebhook: string;
+  rotateSecretTitle(url: string): string;
+  readonly rotateSecretConfirm: string;
+  readonly secretRotated: string;
+  deleteWebhookTitle(url: string): string;
+  readonly deleteWebhookConfirm: string;
+  webhookDeleted(url: string): string;
+  readonly deliveriesTitle: string;
+  /** The one sentence of a deliveries page the token cannot reach (another's endpoint, or none). */
+  readonly deliveriesMissing: string;
+  readonly deliveriesCaption: string;
+  readonly deliveryType: string;
+  readonly deliveryStatus: string;
+  readonly deliveryAttempts: string;
+  readonly deliveryNextAttempt: string;
+  readonly delivered: string;
+  readonly pending: string;
+  attempts(count: number): string;
+  readonly refresh: string;
+  readonly retry: string;
+  /** The notice of a retry; its date is in the reader's time zone and language. */
+  retried(type: string): RegExp;
 }
 
 const en: Labels = {
@@ -197,6 +240,43 @@ const en: Labels = {
   purge: 'Purge old entries',
   purgeConfirm: 'Purge',
   purgeDone: (erased) => `Entries erased: ${erased}.`,
+  navWebhooks: 'Webhooks',
+  webhooksTitle: 'Webhooks',
+  webhooksCaption: 'Endpoints',
+  webhookUrlColumn: 'URL',
+  webhookAuthorColumn: 'Author',
+  webhookUrl: 'Endpoint URL',
+  webhookAuthor: 'Author',
+  everyAuthor: 'Every author',
+  addWebhook: 'Add the endpoint',
+  webhookAdded: 'Endpoint added. Copy its signing secret now: it will not be shown again.',
+  signingSecret: 'Signing secret',
+  newSigningSecret: (url) => `New signing secret for ${url}`,
+  previousUntil: /^The previous secret keeps signing until .+\.$/,
+  verifyHint: 'Verify each delivery with this secret and a Standard Webhooks library (standardwebhooks.com).',
+  urlRefused: /^The service refused the request\. Detail: url: .+$/,
+  deliveriesLink: 'Deliveries',
+  rotateSecret: 'Rotate the secret',
+  deleteWebhook: 'Delete',
+  rotateSecretTitle: (url) => `Rotate the secret of ${url}?`,
+  rotateSecretConfirm: 'Rotate the secret',
+  secretRotated: 'Secret rotated. Copy the new one now: it will not be shown again.',
+  deleteWebhookTitle: (url) => `Delete the endpoint ${url}?`,
+  deleteWebhookConfirm: 'Delete the endpoint',
+  webhookDeleted: (url) => `Endpoint ${url} deleted.`,
+  deliveriesTitle: 'Webhook deliveries',
+  deliveriesMissing: 'This endpoint does not exist, or this token has no access to it.',
+  deliveriesCaption: 'Last 100 deliveries, newest first',
+  deliveryType: 'Event',
+  deliveryStatus: 'Status',
+  deliveryAttempts: 'Attempts',
+  deliveryNextAttempt: 'Next attempt',
+  delivered: 'Delivered',
+  pending: 'Pending',
+  attempts: (count) => (count === 1 ? '1 attempt' : `${count} attempts`),
+  refresh: 'Refresh',
+  retry: 'Retry',
+  retried: (type) => new RegExp(`^The ${type.replaceAll('.', '\\.')} delivery is due again: next attempt .+\\.$`),
 };
 
 // French typography: a no-break space (U+00A0) before « : », « ? » and « ! ».
@@ -295,6 +375,44 @@ const fr: Labels = {
   purge: 'Purger les anciennes entrées',
   purgeConfirm: 'Purger',
   purgeDone: (erased) => `Entrées supprimées${nbsp}: ${erased}.`,
+  navWebhooks: 'Webhooks',
+  webhooksTitle: 'Webhooks',
+  webhooksCaption: 'Points de terminaison',
+  webhookUrlColumn: 'URL',
+  webhookAuthorColumn: 'Auteur',
+  webhookUrl: 'URL du point de terminaison',
+  webhookAuthor: 'Auteur',
+  everyAuthor: 'Tous les auteurs',
+  addWebhook: 'Ajouter le point de terminaison',
+  webhookAdded: `Point de terminaison ajouté. Copiez son secret de signature maintenant${nbsp}: il ne sera plus affiché.`,
+  signingSecret: 'Secret de signature',
+  newSigningSecret: (url) => `Nouveau secret de signature pour ${url}`,
+  previousUntil: /^L’ancien secret continue de signer jusqu’au .+\.$/,
+  verifyHint: 'Vérifiez chaque livraison avec ce secret et une bibliothèque Standard Webhooks (standardwebhooks.com).',
+  urlRefused: new RegExp(`^Le service a refusé la requête\\. Détail \\(en anglais\\)${nbsp}: url: .+$`),
+  deliveriesLink: 'Livraisons',
+  rotateSecret: 'Renouveler le secret',
+  deleteWebhook: 'Supprimer',
+  rotateSecretTitle: (url) => `Renouveler le secret de ${url}${nbsp}?`,
+  rotateSecretConfirm: 'Renouveler le secret',
+  secretRotated: `Secret renouvelé. Copiez le nouveau maintenant${nbsp}: il ne sera plus affiché.`,
+  deleteWebhookTitle: (url) => `Supprimer le point de terminaison ${url}${nbsp}?`,
+  deleteWebhookConfirm: 'Supprimer le point de terminaison',
+  webhookDeleted: (url) => `Point de terminaison ${url} supprimé.`,
+  deliveriesTitle: 'Livraisons du webhook',
+  deliveriesMissing: 'Ce point de terminaison n’existe pas, ou ce jeton n’y a pas accès.',
+  deliveriesCaption: 'Les 100 dernières livraisons, les plus récentes d’abord',
+  deliveryType: 'Événement',
+  deliveryStatus: 'État',
+  deliveryAttempts: 'Tentatives',
+  deliveryNextAttempt: 'Prochaine tentative',
+  delivered: 'Livrée',
+  pending: 'En attente',
+  attempts: (count) => (count === 1 ? '1 tentative' : `${count} tentatives`),
+  refresh: 'Actualiser',
+  retry: 'Réessayer',
+  retried: (type) =>
+    new RegExp(`^La livraison ${type.replaceAll('.', '\\.')} est à nouveau due${nbsp}: prochaine tentative le .+\\.$`),
 };
 
 export function labelsOf(lang: Lang): Labels {

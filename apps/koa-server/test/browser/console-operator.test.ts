@@ -134,6 +134,7 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as the operator
     expect(await nav.getByRole('link').allTextContents()).toEqual([
       ui.navProducts,
       ui.navKeys,
+      ui.navWebhooks,
       ui.navAuthors,
       ui.navPurge,
     ]);

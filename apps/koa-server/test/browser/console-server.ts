@@ -28,7 +28,11 @@ export interface ConsoleServer {
   stop(): Promise<number | null>;
 }
 
-export async function startConsoleServer(): Promise<ConsoleServer> {
+/**
+ * `env`: more variables for the process, on top of those above (`LICENCE_WEBHOOK_ALLOW_PRIVATE=1`
+ * for a receiver on loopback, docs/protocol.md#webhooks).
+ */
+export async function startConsoleServer(env: Readonly<Record<string, string>> = {}): Promise<ConsoleServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'licence-console-'));
   const operatorToken = newAdminToken();
   const child = spawn(process.execPath, [BIN, 'serve'], {
@@ -40,6 +44,7 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
       PORT: '0',
       LICENCE_DATA_DIR: dataDir,
       LICENCE_ADMIN_TOKEN: operatorToken,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -15,7 +15,8 @@ export interface ConsoleSuite {
   readonly secrets: { readonly tokens: string[]; readonly keys: string[] };
 }
 
-export function consoleSuite(): ConsoleSuite {
+/** `env`: more variables for the server (console-server.ts `startConsoleServer`). */
+export function consoleSuite(env: Readonly<Record<string, string>> = {}): ConsoleSuite {
   let browser: Browser | undefined;
   let server: ConsoleServer | undefined;
   // Why one did not start. Each test then fails with it, rather than beforeAll: vitest counts the
@@ -23,7 +24,7 @@ export function consoleSuite(): ConsoleSuite {
   const failures: { browser?: unknown; server?: unknown } = {};
   const secrets = { tokens: [] as string[], keys: [] as string[] };
   beforeAll(async () => {
-    const [launched, started] = await Promise.allSettled([launchBrowser(), startConsoleServer()]);
+    const [launched, started] = await Promise.allSettled([launchBrowser(), startConsoleServer(env)]);
     if (launched.status === 'fulfilled') browser = launched.value;
     else failures.browser = launched.reason;
     if (started.status === 'fulfilled') {
