@@ -6,13 +6,25 @@
 // BENCH_SECONDS per round (4), BENCH_ROUNDS (5), BENCH_PROFILE=1 for a CPU profile of the Koa server,
 // BENCH_PG_SOCKET=1 (the PostgreSQL row over the Unix socket instead of TCP), BENCH_PG_CORES (the cores
 // PostgreSQL may use, default all), BENCH_KINDS (a comma list of bare, koa, koa-postgres: default all; bare always runs, as every ratio
-// is to it), BENCH_PG_STATS=1 to print PostgreSQL's busiest statements (pg_stat_statements) after.
+// is to it, and the koa-webhook rows run only when named), BENCH_PG_STATS=1 to print PostgreSQL's busiest
+// statements (pg_stat_statements) after, BENCH_MIX=events (the new-domain requests come from a new
+// host each time: the first binds the fresh key, a domain.bound event, and every later one is an
+// autre_domaine refusal, a verdict.refused event: an event on every third request).
+// Two more rows (`pnpm bench:webhooks`): `koa-webhook`, the Koa service on SQLite with one webhook
+// endpoint for every event whose receiver accepts connections and never answers, and
+// `koa-webhook-ok`, the same with a receiver that answers 204 at once; beside `koa`, the same
+// service without an endpoint (all three run the deliverer, as `licence serve` does). The report
+// gives koa-webhook against koa (what an endpoint that never answers costs verdicts) and against
+// koa-webhook-ok (what its silence costs, the writes of the events' deliveries being equal),
+// round by round (docs/protocol.md#webhooks: a slow receiver never slows verdicts).
 // A third row, `koa-postgres`: the same Koa service on PostgreSQL with its shared
 // rate limiter, on a throwaway cluster this script starts (@licence/pg-cluster) and seeds with the
 // same keys; without PostgreSQL binaries that row is skipped with one loud line.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,6 +128,32 @@ await Promise.all(inserts);
 await store.close();
 await pgBackend?.close();
 console.log(`seeded in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+// The koa-webhook rows bind and refuse on their own copies, so every SQLite row starts from the same keys.
+const webhookDataFiles = {
+  'koa-webhook': join(dir, 'licence-webhook.db'),
+  'koa-webhook-ok': join(dir, 'licence-ok.db'),
+};
+for (const [kind, file] of Object.entries(webhookDataFiles)) if (wanted.has(kind)) copyFileSync(dataFile, file);
+// A receiver that accepts every connection and never answers: each attempt waits out its 15 s.
+const silentSockets = new Set();
+const blackHole = createTcpServer((socket) => {
+  silentSockets.add(socket);
+  // Read and drop what comes, or the peer's close would never be seen (a paused socket).
+  socket.resume();
+  socket.on('close', () => silentSockets.delete(socket));
+  socket.on('error', () => {});
+});
+await new Promise((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+// And one that answers every delivery 204 at once.
+const quickReceiver = createHttpServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.writeHead(204).end());
+});
+await new Promise((resolve) => quickReceiver.listen(0, '127.0.0.1', resolve));
+const webhookUrls = {
+  'koa-webhook': `http://127.0.0.1:${blackHole.address().port}/webhook`,
+  'koa-webhook-ok': `http://127.0.0.1:${quickReceiver.address().port}/webhook`,
+};
 
 async function startServer(kind) {
   // BENCH_PROFILE=1 writes a V8 CPU profile of the Koa server to bench/profiles/ (git-ignored).
@@ -123,13 +161,8 @@ async function startServer(kind) {
     process.env.BENCH_PROFILE === '1' && kind !== 'bare'
       ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'profiles')}`]
       : [];
-  const args = [
-    ...profile,
-    join(here, 'server-child.mjs'),
-    kind,
-    kind === 'koa-postgres' ? serverDatabaseUrl() : dataFile,
-    seed,
-  ];
+  const location = kind === 'koa-postgres' ? serverDatabaseUrl() : (webhookDataFiles[kind] ?? dataFile);
+  const args = [...profile, join(here, 'server-child.mjs'), kind, location, seed, webhookUrls[kind] ?? ''];
   const child = hasTaskset
     ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -152,6 +185,7 @@ async function startServer(kind) {
   };
 }
 
+const mix = process.env.BENCH_MIX ?? 'verdicts';
 let counter = 0;
 function nextBody() {
   const n = counter++;
@@ -161,8 +195,10 @@ function nextBody() {
     return { cle: k.cle, url: `https://www.${k.domain}/` };
   }
   if (pick === 1) {
-    const k = fresh[Math.floor(n / 3) % fresh.length];
-    return { cle: k.cle, url: `https://new-${Math.floor(n / 3) % fresh.length}.fr/` };
+    const index = Math.floor(n / 3) % fresh.length;
+    const k = fresh[index];
+    const host = mix === 'events' ? `other-${n}.fr` : `new-${index}.fr`;
+    return { cle: k.cle, url: `https://${host}/` };
   }
   return { cle: `ZZZZZ-ZZZZZ-ZZZZZ-ZZZZZ-${String(n % 100000).padStart(5, '0')}`, url: 'unknown.fr' };
 }
@@ -215,7 +251,7 @@ async function load(port, duration) {
 // (a shared VM) slows all alike. Each round's ratio is koa/bare (and koa-postgres/bare) of that
 // round; the report gives the medians over the rounds.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const kinds = ['bare', 'koa', 'koa-postgres'].filter(
+const kinds = ['bare', 'koa', 'koa-webhook-ok', 'koa-webhook', 'koa-postgres'].filter(
   (kind) => wanted.has(kind) && (kind !== 'koa-postgres' || cluster !== null),
 );
 const servers = {};
@@ -238,6 +274,9 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 await Promise.all(Object.values(servers).map((server) => server.stop()));
+for (const socket of silentSockets) socket.destroy();
+blackHole.close();
+quickReceiver.close();
 if (cluster !== null && pgStats) await printPgStats(cluster.url);
 await cluster?.stop();
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -267,6 +306,10 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|---|');
 console.log(line('bare node:http + node:crypto sign', rows.bare));
 if (rows.koa !== undefined) console.log(line('Koa + @licence/service + SQLite', rows.koa));
+if (rows['koa-webhook-ok'] !== undefined)
+  console.log(line('Koa + SQLite + a webhook endpoint that answers at once', rows['koa-webhook-ok']));
+if (rows['koa-webhook'] !== undefined)
+  console.log(line('Koa + SQLite + a webhook endpoint that never answers', rows['koa-webhook']));
 if (rows['koa-postgres'] !== undefined)
   console.log(line('Koa + @licence/service + PostgreSQL (shared rate limit)', rows['koa-postgres']));
 if (rows.koa !== undefined)
@@ -277,6 +320,24 @@ if (rows.koa !== undefined)
   console.log(
     `koa p99 ${rows.koa.p99} ms (target under 10 ms); with ${CONNECTIONS} connections the mean latency is connections / req/s (Little's law): ${((1000 * CONNECTIONS) / rows.koa.rps).toFixed(1)} ms at this rate`,
   );
+for (const base of ['koa', 'koa-webhook-ok']) {
+  if (rows[base] === undefined || rows['koa-webhook'] === undefined) continue;
+  const rates = runs['koa-webhook'].map((r, i) => r.rps / runs[base][i].rps);
+  // CPU per request is the steadier measure on a shared machine: the server is CPU-bound on its core.
+  const cpu = runs[base].map((r, i) => r.serverUs / runs['koa-webhook'][i].serverUs);
+  console.log(
+    `ratio koa-webhook/${base} per round: ${rates.map((r) => r.toFixed(3)).join(', ')}; median ${median(rates).toFixed(3)}; by server CPU per request ${median(cpu).toFixed(3)} (target 0.95 or better: within 5%); mix ${mix}`,
+  );
+}
+if (rows['koa-webhook'] !== undefined) {
+  const events =
+    mix === 'events'
+      ? 'every third request makes an event'
+      : 'the new-domain third of requests makes domain.bound events while fresh keys last';
+  console.log(
+    `webhooks: ${events}; ${silentSockets.size} attempt(s) held open by the never-answering receiver at the end`,
+  );
+}
 if (rows['koa-postgres'] === undefined) {
   if (wanted.has('koa-postgres')) console.log('koa-postgres: SKIPPED (no PostgreSQL binaries)');
 } else {

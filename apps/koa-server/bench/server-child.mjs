@@ -2,11 +2,14 @@
 // (Koa + @licence/service + the SQLite store seeded by run.mjs), `koa-postgres` the same service
 // on PostgreSQL with its shared rate limiter (the second argument is then the database
 // URL), `bare` is the baseline: node:http that only parses the body and signs a fixed verdict
-// with node:crypto. Prints "listening <port>" once it accepts connections.
+// with node:crypto. Prints "listening <port>" once it accepts connections. The Koa kinds run the
+// webhook deliverer in process, as `licence serve` does; `koa-webhook` and `koa-webhook-ok` also
+// have one endpoint, for every event, at the URL of the fourth argument (a receiver that never
+// answers, or one that answers at once).
 import { createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { createServer } from 'node:http';
 
-const [kind, dataLocation, seedBase64] = process.argv.slice(2);
+const [kind, dataLocation, seedBase64, webhookUrl] = process.argv.slice(2);
 const seed = Buffer.from(seedBase64, 'base64');
 
 let handler;
@@ -43,7 +46,8 @@ if (kind === 'bare') {
     });
   };
 } else {
-  const { createService, createMemoryRateLimiter, createNodeSigner } = await import('@licence/service');
+  const { createService, createMemoryRateLimiter, createNodeSigner, createWebhookDeliverer, WEBHOOK_EVENT_TYPES } =
+    await import('@licence/service');
   const { createApp } = await import('../dist/index.js');
   const silent = { debug() {}, info() {}, warn() {}, error: (fields, message) => console.error(message, fields) };
   let store;
@@ -58,16 +62,28 @@ if (kind === 'bare') {
     store = openSqliteStore({ file: dataLocation });
     rateLimiter = createMemoryRateLimiter();
   }
+  const clock = { now: () => Date.now() };
   const service = createService({
     store,
     rateLimiter,
-    clock: { now: () => Date.now() },
+    clock,
     signer: createNodeSigner(seed),
     logger: silent,
     random: (n) => randomBytes(n),
     trustProxy: { hops: 1 },
   });
   handler = createApp({ service, logger: silent }).callback();
+  if (kind.startsWith('koa-webhook')) {
+    await store.addWebhookEndpoint({
+      id: 'wh_bench',
+      author: null,
+      url: webhookUrl,
+      events: WEBHOOK_EVENT_TYPES,
+      createdAt: Math.floor(Date.now() / 1000),
+      secret: `whsec_${randomBytes(32).toString('base64')}`,
+    });
+  }
+  createWebhookDeliverer({ store, clock, logger: silent, allowPrivate: true }).start();
 }
 
 const server = createServer(handler);
