@@ -213,6 +213,7 @@ export { randomBytes } from './node-random.js';
 // What the SQLite and PostgreSQL stores share (docs/protocol.md#storage, #rate-limit)
 export { pendingMigrations, refuseNewerSchema, SchemaVersionError } from './schema-version.js';
 export { storedKeyKind, storedKeyStatus } from './stored-key-fields.js';
+export { storedDeliveryStatus, storedEventType, WEBHOOK_DELIVERY_STATUSES } from './stored-webhook-fields.js';
 export { DAY_SECONDS, storedOutcome, utcDay } from './activity-day.js';
 export { requireKeyId } from './require-key-id.js';
 export { retryAfterSeconds, slidingWindow } from './sliding-window.js';

@@ -2,11 +2,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { createTestClock, createTestLogger, type TestClock, type TestLogger } from '../test/harness.js';
 import { createMemoryStore, type MemoryStore } from './memory-store.js';
 import { randomBytes } from './node-random.js';
 import type { NewWebhookEvent, Store, WebhookDeliveryRecord } from './ports.js';
+import { createWebhookDeliverer, type WebhookDeliverer, type WebhookDelivererOptions } from './webhook-deliverer.js';
 import { newWebhookEndpointId, newWebhookEventId } from './webhook-ids.js';
 import { keyRevokedData, WEBHOOK_EVENT_TYPES, webhookBody } from './webhook-payload.js';
 import { newWebhookSecret } from './webhook-secret.js';
@@ -167,4 +168,33 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * A test file's receivers and deliverers, each stopped after every test: `receiver()` starts one on
+ * loopback, `deliverer(fixture)` makes one on the fixture's store (LICENCE_WEBHOOK_ALLOW_PRIVATE on,
+ * as loopback needs).
+ */
+export function deliveryParts(): {
+  readonly receiver: (...args: Parameters<typeof startReceiver>) => Promise<Receiver>;
+  readonly deliverer: (fixture: Fixture, options?: Partial<WebhookDelivererOptions>) => WebhookDeliverer;
+} {
+  const receivers: Receiver[] = [];
+  const deliverers: WebhookDeliverer[] = [];
+  afterEach(async () => {
+    await Promise.all(deliverers.splice(0).map((one) => one.stop()));
+    await Promise.all(receivers.splice(0).map((one) => one.close()));
+  });
+  return {
+    receiver: async (...args) => {
+      const started = await startReceiver(...args);
+      receivers.push(started);
+      return started;
+    },
+    deliverer: ({ store, clock, logger }, options = {}) => {
+      const created = createWebhookDeliverer({ store, clock, logger, allowPrivate: true, ...options });
+      deliverers.push(created);
+      return created;
+    },
+  };
 }

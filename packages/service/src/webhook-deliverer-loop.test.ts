@@ -1,42 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   addEndpoint,
   addEvent,
   answerWith,
   createFixture,
   deliveryOf,
-  type Fixture,
   hang,
-  type Receiver,
-  startReceiver,
   until,
   verifyAt,
+  deliveryParts,
 } from './webhook-deliver-kit.js';
-import { createWebhookDeliverer, type WebhookDeliverer, type WebhookDelivererOptions } from './webhook-deliverer.js';
 import { MAX_WEBHOOK_ANSWER_BYTES } from './webhook-transport.js';
 import { nextAttemptDelay, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS, webhookJitter } from './webhook-schedule.js';
 
 const DAY = 86_400;
-const receivers: Receiver[] = [];
-const deliverers: WebhookDeliverer[] = [];
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
-
-function deliverer(fixture: Fixture, options: Partial<WebhookDelivererOptions> = {}): WebhookDeliverer {
-  const { store, clock, logger } = fixture;
-  const created = createWebhookDeliverer({ store, clock, logger, allowPrivate: true, ...options });
-  deliverers.push(created);
-  return created;
-}
-
-afterEach(async () => {
-  await Promise.all(deliverers.splice(0).map((one) => one.stop()));
-  await Promise.all(receivers.splice(0).map((one) => one.close()));
-});
+const { receiver, deliverer } = deliveryParts();
 
 describe('the retry schedule as observed (docs/protocol.md#webhooks)', () => {
   it('tries 11 times over at least 3 days at the table delays plus at most 10% jitter, then fails', async () => {

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { WebhookVerificationError } from 'standardwebhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomBytes } from './node-random.js';
 import type { NewWebhookEvent } from './ports.js';
 import {
@@ -9,45 +9,19 @@ import {
   answerWith,
   createFixture,
   deliveryOf,
-  type Fixture,
   hang,
-  type Receiver,
   seconds,
-  startReceiver,
   until,
   URL_QUERY,
   verifyAt,
+  deliveryParts,
 } from './webhook-deliver-kit.js';
-import {
-  createWebhookDeliverer,
-  type WebhookDeliverer,
-  type WebhookDelivererOptions,
-  WEBHOOK_TIMEOUT_MS,
-} from './webhook-deliverer.js';
+import { WEBHOOK_TIMEOUT_MS } from './webhook-deliverer.js';
 import type { ResolveAll } from './webhook-destination.js';
 import { newWebhookSecret } from './webhook-secret.js';
 import { WEBHOOK_USER_AGENT } from './webhook-transport.js';
 
-const receivers: Receiver[] = [];
-const deliverers: WebhookDeliverer[] = [];
-
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const started = await startReceiver(...args);
-  receivers.push(started);
-  return started;
-}
-
-function deliverer(fixture: Fixture, options: Partial<WebhookDelivererOptions> = {}): WebhookDeliverer {
-  const { store, clock, logger } = fixture;
-  const created = createWebhookDeliverer({ store, clock, logger, allowPrivate: true, ...options });
-  deliverers.push(created);
-  return created;
-}
-
-afterEach(async () => {
-  await Promise.all(deliverers.splice(0).map((one) => one.stop()));
-  await Promise.all(receivers.splice(0).map((one) => one.close()));
-});
+const { receiver, deliverer } = deliveryParts();
 
 /** A resolver that answers `address` for every name, and remembers the names it was asked. */
 function resolveTo(address: string, asked: string[]): ResolveAll {

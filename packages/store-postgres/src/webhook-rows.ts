@@ -1,12 +1,6 @@
 import { isRecord } from '@licence/core';
-import { WEBHOOK_EVENT_TYPES } from '@licence/service';
-import type {
-  WebhookAttemptRecord,
-  WebhookDeliveryRecord,
-  WebhookDeliveryStatus,
-  WebhookEndpointRecord,
-  WebhookEventType,
-} from '@licence/service';
+import { storedDeliveryStatus, storedEventType } from '@licence/service';
+import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '@licence/service';
 import { seconds } from './rows.js';
 
 /**
@@ -47,24 +41,6 @@ export const DELIVERY_COLUMNS = `
                                               'duration_ms', a.duration_ms) ORDER BY a.seq)
               FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts`;
 
-const DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
-
-export function storedEventType(where: string, value: unknown): WebhookEventType {
-  const type = WEBHOOK_EVENT_TYPES.find((known) => known === value);
-  if (type === undefined) {
-    throw new TypeError(`${where}: expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  return type;
-}
-
-function storedStatus(deliveryId: string, value: string): WebhookDeliveryStatus {
-  const status = DELIVERY_STATUSES.find((known) => known === value);
-  if (status === undefined) {
-    throw new TypeError(`webhook_deliveries.status of ${deliveryId}: got ${JSON.stringify(value)}`);
-  }
-  return status;
-}
-
 export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
   const where = `webhook_endpoints.events of ${row.id}`;
   return {
@@ -103,7 +79,7 @@ export function toDeliveryRecord(row: DeliveryRow): WebhookDeliveryRecord {
     eventId: row.event_id,
     type: storedEventType(`webhook_events.type of ${row.event_id}`, row.type),
     createdAt: seconds('webhook_events.at', row.at),
-    status: storedStatus(row.id, row.status),
+    status: storedDeliveryStatus(row.id, row.status),
     nextAttemptAt:
       row.next_attempt_at === null ? null : seconds('webhook_deliveries.next_attempt_at', row.next_attempt_at),
     attempts: row.attempts.map((item: unknown) => toAttemptRecord(row.id, item)),

@@ -1,8 +1,7 @@
-import { WEBHOOK_EVENT_TYPES } from '@licence/service';
+import { storedDeliveryStatus, storedEventType } from '@licence/service';
 import type {
   WebhookAttemptRecord,
   WebhookDeliveryRecord,
-  WebhookDeliveryStatus,
   WebhookEndpointRecord,
   WebhookEventType,
 } from '@licence/service';
@@ -44,19 +43,6 @@ export const ENDPOINT_COLUMNS = 'id, author, url, events, created_at';
 /** A delivery joined with its event (`d` and `e`). */
 export const DELIVERY_COLUMNS = 'd.id, d.endpoint_id, e.id AS event_id, e.type, e.at, d.status, d.next_attempt_at';
 
-const DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ['pending', 'delivered', 'failed'];
-
-function isEventType(value: unknown): value is WebhookEventType {
-  return (WEBHOOK_EVENT_TYPES as readonly unknown[]).includes(value);
-}
-
-export function storedEventType(where: string, value: unknown): WebhookEventType {
-  if (!isEventType(value)) {
-    throw new TypeError(`${where}: expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
 /** The `events` column: a JSON array of event types (migration step 4 checks it is an array). */
 export function storedEventTypes(endpointId: string, text: string): WebhookEventType[] {
   const parsed: unknown = JSON.parse(text);
@@ -65,14 +51,6 @@ export function storedEventTypes(endpointId: string, text: string): WebhookEvent
     throw new TypeError(`${where}: expected a JSON array`);
   }
   return parsed.map((value: unknown) => storedEventType(where, value));
-}
-
-function storedStatus(deliveryId: string, value: string): WebhookDeliveryStatus {
-  const status = DELIVERY_STATUSES.find((known) => known === value);
-  if (status === undefined) {
-    throw new TypeError(`webhook_deliveries.status of ${deliveryId}: got ${JSON.stringify(value)}`);
-  }
-  return status;
 }
 
 export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
@@ -96,7 +74,7 @@ export function toDeliveryRecord(row: DeliveryRow, attempts: readonly AttemptRow
     eventId: row.event_id,
     type: storedEventType(`webhook_events.type of ${row.event_id}`, row.type),
     createdAt: row.at,
-    status: storedStatus(row.id, row.status),
+    status: storedDeliveryStatus(row.id, row.status),
     nextAttemptAt: row.next_attempt_at,
     attempts: attempts.map(toAttemptRecord),
   };
