@@ -58,7 +58,7 @@ function DeliveryRow(props: { readonly delivery: WebhookDeliveryView; readonly o
         <code>{delivery.type}</code>
       </td>
       <th scope="row">
-        <code>{delivery.event}</code>
+        <code class="long-id">{delivery.event}</code>
       </th>
       <td>{formatInstant(delivery.created, lang, true)}</td>
       <td>

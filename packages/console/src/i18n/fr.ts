@@ -267,7 +267,7 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
   'deliveries.endpoint': 'Point de terminaison',
   'deliveries.caption': 'Les 100 dernières livraisons, les plus récentes d’abord',
   'deliveries.type': 'Événement',
-  'deliveries.event': 'Identifiant de l’événement',
+  'deliveries.event': 'Identifiant',
   'deliveries.created': 'Créée le',
   'deliveries.status': 'État',
   'deliveries.nextAttempt': 'Prochaine tentative',
