@@ -44,7 +44,9 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as an author (E
     await checkPage(tab, 'en-author-products');
 
     await goTo(tab, '#/tokens', ui.myTokens);
-    expect((await tableRecords(page, ui.tokensCaption)).map((row) => row[ui.tokenLabel])).toEqual(['tests']);
+    await expect
+      .poll(async () => (await tableRecords(page, ui.tokensCaption)).map((row) => row[ui.tokenLabel]))
+      .toEqual(['tests']);
     await checkPage(tab, 'en-author-own-tokens');
     await closeClean(tab, suite.secrets);
   });

@@ -95,11 +95,14 @@ export async function closeClean(tab: ConsoleTab, secrets: Secrets = {}): Promis
 
 /**
  * A table, found by its caption, as records: each body row keyed by the column headers' text.
- * What a screen reader announces cell by cell.
+ * What a screen reader announces cell by cell. Waits for the table, and for its rows while it says
+ * it is loading them (aria-busy).
  */
 export async function tableRecords(page: Page, caption: string): Promise<Record<string, string>[]> {
   const table = page.getByRole('table', { name: caption, exact: true });
-  await table.waitFor();
+  // A console table is aria-busy while its rows load: read it once they came (a loaded CI machine
+  // could read the tokens table empty, once, on Node 20).
+  await table.and(page.locator('table:not([aria-busy="true"])')).waitFor();
   return table.evaluate((element) => {
     const headers = [...element.querySelectorAll('thead th')].map((cell) => cell.textContent?.trim() ?? '');
     return [...element.querySelectorAll('tbody tr')].map((row) =>
