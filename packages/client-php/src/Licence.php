@@ -63,6 +63,11 @@ class Licence
     const HOTE_MAX = 253;
     /** A cache file larger than this is not ours: it is ignored rather than parsed. */
     const CACHE_MAX_OCTETS = 65536;
+    /**
+     * protocol.md#staging-hosts: the built-in staging patterns of well-known hosting providers,
+     * core's BUILTIN_STAGING_PATTERNS (their sources are in protocol.md); staging.json pins both.
+     */
+    const MOTIFS_DE_STAGING = '*.wpengine.com,*.wpenginepowered.com,*.kinsta.cloud,*.kinsta.com,dev-*.pantheonsite.io,test-*.pantheonsite.io,*.flywheelstaging.com,staging-*.wpcomstaging.com,*.mystagingwebsite.com,*.myftpupload.com,*.temp.domains,*.server.servebolt.cloud,*.stackstaging.com,*.cpanel.site';
 
     /**
      * Forces the pure-PHP Ed25519 verifier even where sodium exists (tests and benchmark). The
@@ -691,6 +696,74 @@ class Licence
             return $hote['texte'];
         }
         return self::nomDHote($hote['texte']);
+    }
+
+    /**
+     * protocol.md#staging-hosts: true when $hote (a host as normaliserHote gives it) matches one of
+     * the built-in staging patterns (MOTIFS_DE_STAGING) or one of $motifs (patterns as the service
+     * keeps them: lower case, no trailing dot; a product's `staging` list, say). A pattern matches
+     * whole labels from the right, with any number of labels in front; a `*` in its leftmost label
+     * stands for one or more characters of that one label. The service decides with the same rules
+     * on its own: this only lets a plugin tell a staging copy before any call.
+     *
+     * @param string   $hote
+     * @param string[] $motifs
+     * @return bool
+     * @throws InvalidArgumentException when $hote is not a string or $motifs not an array of strings
+     */
+    public static function estHoteDeStaging($hote, $motifs = array())
+    {
+        if (!is_string($hote)) {
+            throw new InvalidArgumentException('hote: expected a string, got ' . self::nomType($hote));
+        }
+        if (!is_array($motifs)) {
+            throw new InvalidArgumentException('motifs: expected an array, got ' . self::nomType($motifs));
+        }
+        foreach ($motifs as $motif) {
+            if (!is_string($motif)) {
+                throw new InvalidArgumentException('motifs: expected strings, got ' . self::nomType($motif));
+            }
+        }
+        foreach (array(explode(',', self::MOTIFS_DE_STAGING), $motifs) as $liste) {
+            foreach ($liste as $motif) {
+                if (self::correspondAuMotif($hote, $motif)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** One staging pattern against a host: its labels against the host's rightmost ones. */
+    private static function correspondAuMotif($hote, $motif)
+    {
+        $etiquettes = explode('.', $hote);
+        $etiquettesDuMotif = explode('.', $motif);
+        $decalage = count($etiquettes) - count($etiquettesDuMotif);
+        if ($decalage < 0) {
+            return false;
+        }
+        foreach ($etiquettesDuMotif as $i => $attendue) {
+            if (!self::etiquetteCorrespond($etiquettes[$decalage + $i], $attendue)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** One label against one pattern label, whose one `*` (if any) stands for 1+ characters. */
+    private static function etiquetteCorrespond($etiquette, $attendue)
+    {
+        $etoile = strpos($attendue, '*');
+        if ($etoile === false) {
+            return $etiquette === $attendue;
+        }
+        // (string): before PHP 8, substr() past the end gives false, not ''.
+        $avant = (string) substr($attendue, 0, $etoile);
+        $apres = (string) substr($attendue, $etoile + 1);
+        return strlen($etiquette) > strlen($avant) + strlen($apres)
+            && strncmp($etiquette, $avant, strlen($avant)) === 0
+            && ($apres === '' || (string) substr($etiquette, -strlen($apres)) === $apres);
     }
 
     /**

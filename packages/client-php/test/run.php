@@ -40,6 +40,7 @@ $files = [
     'keys-test.php',
     'canonical-test.php',
     'hosts-test.php',
+    'staging-test.php',
     'signatures-test.php',
     'client-states-test.php',
     'messages-test.php',

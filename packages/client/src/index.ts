@@ -11,6 +11,9 @@ export type { FetchLike } from './call-service.js';
 export { DEFAULT_TIMEOUT_MS } from './call-service.js';
 export { CLIENT_VERSION } from './version.js';
 
+// Staging copies on hosting providers' domains (docs/protocol.md#staging-hosts)
+export { isStagingHost } from './staging-host.js';
+
 // The one error family, from core: every bad option is a ValidationError naming it
 export { isValidationError, ValidationError } from '@licence/core';
 export type { ClientState, Donnees } from '@licence/core';

@@ -371,3 +371,55 @@ describe('decideVerdict input checks', () => {
     expect(Object.keys(decided.donnees).sort()).toEqual([...SPEC_FIELDS].sort());
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Rule 6 with the operator's and the product's staging patterns (docs/protocol.md#staging-hosts).
+
+describe('decideVerdict: staging patterns', () => {
+  const host = parseHost('boutique.recette.agence.fr');
+  const staging = ['*.recette.agence.fr'];
+  const base = { host, now: 1_700_000_000 };
+  const free = keyRecord({ ...VALID_KEY, sites: 2 });
+  const full = keyRecord({ ...VALID_KEY, domains: ['exemple.fr'], sites: 1 });
+
+  it('binds a free slot for a matching host when no pattern is given', () => {
+    expect(host.test).toBe(false);
+    for (const none of [{}, { staging: undefined }, { staging: [] }]) {
+      const { donnees, bind } = decideVerdict({ ...base, key: free, ...none });
+      expect({ ok: donnees.ok, essai: donnees.essai, bind }).toEqual({ ok: true, essai: false, bind: 'agence.fr' });
+    }
+  });
+
+  it('answers ok, essai true and binds nothing for a host that matches one of the patterns', () => {
+    for (const key of [free, full]) {
+      const { donnees, bind } = decideVerdict({ ...base, key, staging });
+      expect(bind).toBeNull();
+      expect(donnees).toMatchObject({ ok: true, motif: '', essai: true, domaine: 'agence.fr', quand: '' });
+    }
+  });
+
+  it('leaves a host that matches none of the patterns to rules 7 to 9', () => {
+    const { donnees, bind } = decideVerdict({ ...base, key: full, staging: ['*.preprod.agence.fr', 'autre.fr'] });
+    expect(bind).toBeNull();
+    expect(donnees).toMatchObject({ ok: false, motif: 'autre_domaine', domaine: 'exemple.fr' });
+  });
+
+  it('still answers the refusals of rules 1 to 4 first', () => {
+    const revoked = keyRecord({ ...VALID_KEY, status: 'revocation', endedAt: 1_600_000_000 });
+    const ended = keyRecord({ ...VALID_KEY, kind: 'trial', expiresAt: 1_600_000_000 });
+    expect(decideVerdict({ ...base, key: null, staging }).donnees.motif).toBe('inconnue');
+    expect(decideVerdict({ ...base, key: free, produit: validateProduit('diaporama'), staging }).donnees.motif).toBe(
+      'inconnue',
+    );
+    expect(decideVerdict({ ...base, key: revoked, staging }).donnees.motif).toBe('revocation');
+    expect(decideVerdict({ ...base, key: ended, staging }).donnees.motif).toBe('expiree');
+  });
+
+  it('takes a host that matches a built-in pattern as a test host, with no pattern handed in', () => {
+    const builtin = parseHost('https://monsite.kinsta.cloud/');
+    expect(builtin).toEqual({ hote: 'monsite.kinsta.cloud', registrable: 'kinsta.cloud', test: true });
+    const { donnees, bind } = decideVerdict({ key: full, host: builtin, now: 1_700_000_000 });
+    expect(bind).toBeNull();
+    expect(donnees).toMatchObject({ ok: true, essai: true, domaine: 'kinsta.cloud' });
+  });
+});

@@ -4,6 +4,7 @@ import { formatQuand } from './format-quand.js';
 import type { KeyRecord } from './key-record.js';
 import type { HostInfo } from './parse-host.js';
 import type { Nonce, Produit } from './request-fields.js';
+import { isStagingHost } from './staging-match.js';
 
 /** The configurable numbers of docs/protocol.md#verdict, in seconds. */
 export interface VerdictSettings {
@@ -33,6 +34,12 @@ export interface VerdictRequest {
   readonly now: number;
   /** Absent or undefined: DEFAULT_VERDICT_SETTINGS. */
   readonly settings?: VerdictSettings | undefined;
+  /**
+   * Staging patterns beyond the built-in ones parseHost already applied
+   * (docs/protocol.md#staging-hosts): the operator's LICENCE_STAGING_HOSTS and the staging list of
+   * the key's product, each normalised by parseStagingPattern. Absent or undefined: none.
+   */
+  readonly staging?: readonly string[] | undefined;
 }
 
 export interface VerdictDecision {
@@ -114,8 +121,10 @@ export function decideVerdict(request: VerdictRequest): VerdictDecision {
   // 5. A development key runs anywhere and binds nothing (docs/protocol.md#verdict).
   if (key.kind === 'dev') return accept(true, null);
 
-  // 6. Test and staging hosts never consume an activation (docs/protocol.md#test-hosts).
-  if (host.test) return accept(true, null);
+  // 6. Test and staging hosts never consume an activation (docs/protocol.md#test-hosts), nor do
+  // hosts that match the operator's or the product's staging patterns
+  // (docs/protocol.md#staging-hosts): after rule 5, before any binding.
+  if (host.test || isStagingHost(host.hote, request.staging ?? [])) return accept(true, null);
 
   // 7. Already bound: any subdomain of a bound registrable domain is covered
   // (docs/protocol.md#host-normalisation).

@@ -16,6 +16,16 @@ export { parseHost } from './parse-host.js';
 export type { HostInfo } from './parse-host.js';
 export { registrableDomain } from './registrable-domain.js';
 export { isTestHost, isTestIpAddress, TEST_PREFIXES, TEST_SUFFIXES } from './test-host.js';
+// Staging patterns (docs/protocol.md#staging-hosts)
+export { BUILTIN_STAGING_HOSTS, BUILTIN_STAGING_PATTERNS } from './staging-builtin.js';
+export type { BuiltinStagingPattern } from './staging-builtin.js';
+export { isStagingHost, matchesStagingPattern } from './staging-match.js';
+export {
+  MAX_STAGING_PATTERNS,
+  parseStagingList,
+  parseStagingPattern,
+  parseStagingPatterns,
+} from './staging-pattern.js';
 export { formatIpv4, ipv4InCidr, ipv6InCidr, mappedIpv4, parseIpHost, parseIpv4, parseIpv6 } from './ip-address.js';
 export type { IpAddress, Ipv4Address, Ipv6Address } from './ip-address.js';
 

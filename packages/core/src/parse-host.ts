@@ -17,8 +17,11 @@ interface HostFields {
  * (docs/protocol.md#host-normalisation, #test-hosts):
  * - `registrable`: the registrable domain a licence binds to (tldts, private suffixes on), a public
  *   IP address itself, or null where there is none (`localhost`, a private IP, a single label);
- * - `test`: a test or staging host (docs/protocol.md#test-hosts), which never consumes an
- *   activation and answers `essai` true. A host that is not one always has a registrable domain.
+ * - `test`: a test or staging host (docs/protocol.md#test-hosts), or one that matches a built-in
+ *   staging pattern (docs/protocol.md#staging-hosts), which never consumes an activation and
+ *   answers `essai` true. A host that is not one always has a registrable domain. A staging-pattern
+ *   host keeps the registrable domain the PSL gives it (`a.kinsta.cloud`: `kinsta.cloud`), as every
+ *   test host does: `registrable` says what the host is, `test` what the verdict does with it.
  */
 export type HostInfo = HostFields &
   (
@@ -28,8 +31,8 @@ export type HostInfo = HostFields &
 
 /**
  * The `url` field to a `HostInfo`: normalise (docs/protocol.md#host-normalisation), find the
- * registrable domain, decide test-ness (docs/protocol.md#test-hosts, checked first, so `intranet`
- * and `fr` pass), then refuse a host that names no site: one that is itself a public suffix
+ * registrable domain, decide test-ness (docs/protocol.md#test-hosts and the built-in patterns of
+ * #staging-hosts, checked first, so `intranet` and `fr` pass), then refuse a host that names no site: one that is itself a public suffix
  * (`co.uk`, `myshopify.com`, `github.io`). Every refusal is a `ValidationError` on field `url` (a
  * 400 for the service).
  */

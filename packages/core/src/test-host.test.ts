@@ -156,3 +156,23 @@ describe('isTestHost: IP addresses (docs/protocol.md#test-hosts)', () => {
     }
   });
 });
+
+describe('isTestHost: built-in staging patterns (docs/protocol.md#staging-hosts)', () => {
+  it.each([
+    ['monsite.kinsta.cloud', 'kinsta.cloud'],
+    ['dev-monsite.pantheonsite.io', 'dev-monsite.pantheonsite.io'],
+    ['x.monsite.flywheelstaging.com', 'flywheelstaging.com'],
+    ['abc.123.myftpupload.com', 'myftpupload.com'],
+  ])('%s matches a built-in pattern', (hote, registrable) => {
+    expect(isTestHost(hote, registrable)).toBe(true);
+  });
+
+  it.each([
+    ['kinsta.cloud', 'kinsta.cloud'],
+    ['live-monsite.pantheonsite.io', 'live-monsite.pantheonsite.io'],
+    ['notflywheelstaging.com', 'notflywheelstaging.com'],
+    ['kinsta.cloud.exemple.fr', 'exemple.fr'],
+  ])('%s matches none', (hote, registrable) => {
+    expect(isTestHost(hote, registrable)).toBe(false);
+  });
+});

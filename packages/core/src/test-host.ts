@@ -1,4 +1,6 @@
 import { type IpAddress, ipv4InCidr, ipv6InCidr, mappedIpv4, parseIpHost, parseIpv4, parseIpv6 } from './ip-address.js';
+import { BUILTIN_STAGING_HOSTS } from './staging-builtin.js';
+import { isStagingHost } from './staging-match.js';
 
 /**
  * Test and staging hosts (docs/protocol.md#test-hosts): they never consume an activation and answer
@@ -74,8 +76,10 @@ export function isTestIpAddress(address: IpAddress): boolean {
 
 /**
  * docs/protocol.md#test-hosts, for a normalised `hote` and its registrable domain (from
- * `registrableDomain`). Checked before the public-suffix rule of
- * docs/protocol.md#host-normalisation, so `intranet` and `fr` are test hosts.
+ * `registrableDomain`), and the built-in staging patterns of docs/protocol.md#staging-hosts
+ * (`x.flywheelstaging.com`). Checked before the public-suffix rule of
+ * docs/protocol.md#host-normalisation, so `intranet` and `fr` are test hosts. The operator's and a
+ * product's own patterns are not known here: decideVerdict applies them.
  */
 export function isTestHost(hote: string, registrable: string | null): boolean {
   const ip = parseIpHost(hote);
@@ -88,6 +92,7 @@ export function isTestHost(hote: string, registrable: string | null): boolean {
   for (const suffix of TEST_SUFFIXES) {
     if (hote === suffix || hote.endsWith(`.${suffix}`)) return true;
   }
+  if (isStagingHost(hote, BUILTIN_STAGING_HOSTS)) return true;
   // A prefix counts only when its label lies below the registrable domain: `dev.exemple.fr`
   // (registrable `exemple.fr`) yes, `dev.fr` and `dev.co.uk` (each its own registrable domain)
   // no. The registrable domain is a label-aligned suffix of the host, so "below" is "longer".

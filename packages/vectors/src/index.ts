@@ -29,5 +29,13 @@ export { loadMessageVectors } from './messages.js';
 export type { MessageCase } from './messages.js';
 export { loadHostVectors } from './hosts.js';
 export type { HostAcceptedCase, HostCase, HostRejectedCase } from './hosts.js';
+export { loadStagingVectors } from './staging.js';
+export type {
+  StagingCase,
+  StagingMatchCase,
+  StagingPatternAcceptedCase,
+  StagingPatternCase,
+  StagingPatternRejectedCase,
+} from './staging.js';
 export { loadHttpVectors } from './http.js';
 export type { HttpCase, HttpVectorExpect, HttpVectorRequest, HttpVectorStep, HttpVectors } from './http.js';

@@ -24,7 +24,8 @@ export type VectorName =
   | 'verdicts'
   | 'client-states'
   | 'messages'
-  | 'http';
+  | 'http'
+  | 'staging';
 
 /** Absolute path of a vector file, for implementations that read the JSON themselves. */
 export function vectorPath(name: VectorName): string {

@@ -12,6 +12,7 @@ const NAMES: VectorName[] = [
   'client-states',
   'messages',
   'http',
+  'staging',
 ];
 
 describe('vector files', () => {
@@ -67,6 +68,30 @@ describe('vector files', () => {
       `${c.name.replace(/ \((fr|en)\)$/, '')}|${c.lang === 'fr' ? 'en' : 'fr'}`;
     const keys = new Set(cases.map((c) => `${c.name.replace(/ \((fr|en)\)$/, '')}|${c.lang}`));
     expect(cases.filter((c) => !keys.has(twin(c))).map((c) => c.name)).toEqual([]);
+  });
+
+  it('pin, in staging.json, a host that matches and one that does not for every built-in pattern', () => {
+    const file = loadVectors<{ hote?: string; patterns?: string[]; staging?: boolean }>('staging');
+    const builtins = file.notes?.find((note) => note.startsWith('Built-in patterns: ')) ?? '';
+    const patterns = builtins
+      .replace(/^Built-in patterns: /, '')
+      .replace(/ \(.*$/, '')
+      .split(', ');
+    expect(patterns.length).toBeGreaterThan(10);
+    const alone = file.cases.filter((c) => c.hote !== undefined && c.patterns === undefined);
+    for (const pattern of patterns) {
+      // The part after the wildcard label, which every matching host ends with.
+      const base = pattern.split('.').slice(1).join('.');
+      const about = alone.filter((c) => c.hote?.endsWith(base));
+      expect(
+        about.some((c) => c.staging === true),
+        pattern,
+      ).toBe(true);
+      expect(
+        about.some((c) => c.staging === false),
+        pattern,
+      ).toBe(true);
+    }
   });
 
   it('mark the signing seeds TEST ONLY', () => {

@@ -346,6 +346,7 @@ describe('@licence/client alone, installed with npm', () => {
     }
     const runs = await licence.valide();
     console.log(JSON.stringify({ resolved, exports: Object.keys(client).sort(), hote: licence.hote, runs, state: licence.verdict.state,
+      staging: [client.isStagingHost('monsite.kinsta.cloud'), client.isStagingHost('boutique.exemple.fr'), client.isStagingHost('a.exemple.fr', ['*.exemple.fr'])],
       motif: licence.verdict.donnees.motif, crypto: await licence.cryptoName(), errors, faults }));
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
@@ -364,10 +365,13 @@ describe('@licence/client alone, installed with npm', () => {
       'Licence',
       'MAX_TIMEOUT_MS',
       'ValidationError',
+      'isStagingHost',
       'isValidationError',
     ]);
     // Bundled core at work: host normalisation with tldts (www. removed, port and path dropped).
     expect(result.hote).toBe('boutique.exemple.fr');
+    // And its staging patterns: a built-in one, none, a product's own.
+    expect(result.staging).toEqual([true, false, true]);
     // No service reachable and no cache: the verdict lapses and the product runs (spec "Client verdict states").
     expect(result).toMatchObject({ runs: true, state: 'lapsed', motif: 'reseau', crypto: 'node:crypto', faults: [] });
     expect(result.errors).toEqual([
