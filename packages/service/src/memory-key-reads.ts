@@ -26,6 +26,10 @@ function toStored(state: MemoryState, row: MemoryKeyRow): StoredKey {
     createdAt: row.createdAt,
     opens: Object.freeze(opensOf(state, row)),
     domains: Object.freeze(frozenDomains(row)),
+    lineage: row.lineage,
+    endedBy: row.endedBy,
+    // Records are frozen, their staging arrays included (memory-products.ts).
+    staging: state.products.get(row.produit)?.staging ?? Object.freeze([]),
   });
 }
 

@@ -2,11 +2,20 @@ import type { MemoryKeyRow, MemoryRun, MemoryState } from './memory-state.js';
 import { checkWebhookEvents, storeWebhookEvents } from './memory-webhook-events.js';
 import type { BoundDomain, NewKey, Store } from './ports.js';
 
-/** Stores a new active key; a hash already stored is a bug of the caller (keys are random). */
-function insertRow(state: MemoryState, key: NewKey, domains: readonly BoundDomain[]): MemoryKeyRow {
+/**
+ * Stores a new active key; a hash already stored is a bug of the caller (keys are random). Its
+ * lineage is `lineage` (a replacement's: the old key's), else its own id.
+ */
+function insertRow(
+  state: MemoryState,
+  key: NewKey,
+  domains: readonly BoundDomain[],
+  lineage: string | null = null,
+): MemoryKeyRow {
   if (state.byHash.has(key.hash)) throw new Error('memory store: a key with this hash already exists');
+  const id = String(state.nextId);
   const row: MemoryKeyRow = {
-    id: String(state.nextId),
+    id,
     hash: key.hash,
     hint: key.hint,
     produit: key.produit,
@@ -19,6 +28,8 @@ function insertRow(state: MemoryState, key: NewKey, domains: readonly BoundDomai
     replacedBy: null,
     createdAt: key.createdAt,
     domains: domains.map((domain) => ({ ...domain })),
+    lineage: lineage ?? id,
+    endedBy: null,
   };
   state.nextId += 1;
   state.keys.set(row.id, row);
@@ -54,7 +65,7 @@ function carriedDomains(old: MemoryKeyRow | null, domains: readonly string[], no
 export function memoryKeyWrites(
   state: MemoryState,
   run: MemoryRun,
-): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
+): Pick<Store, 'insertKey' | 'replaceKey' | 'countBuyerTransfers' | 'revokeKey'> {
   return {
     insertKey: (key, domains = [], events = []) =>
       run(() => {
@@ -66,17 +77,34 @@ export function memoryKeyWrites(
         return { result: 'created' as const, id: row.id };
       }),
 
-    replaceKey: (oldId, status, newKey, domains, now, events = []) =>
+    replaceKey: (oldId, status, newKey, domains, now, events = [], initiatedBy) =>
       run(() => {
         checkWebhookEvents(state, events);
         const old = state.keys.get(oldId);
         if (old === undefined || old.status !== 'active') return { result: 'not-active' as const };
-        const row = insertRow(state, newKey, carriedDomains(old, domains, now));
+        const row = insertRow(state, newKey, carriedDomains(old, domains, now), old.lineage);
         old.status = status;
         old.endedAt = now;
         old.replacedBy = row.id;
+        old.endedBy = initiatedBy ?? null;
         storeWebhookEvents(state, events);
         return { result: 'created' as const, id: row.id };
+      }),
+
+    // docs/protocol.md#buyer-links: a scan is fine for a store that holds a test's keys.
+    countBuyerTransfers: (lineage, since) =>
+      run(() => {
+        let count = 0;
+        for (const row of state.keys.values()) {
+          const counted =
+            row.lineage === lineage &&
+            row.status === 'transfert' &&
+            row.endedBy === 'buyer' &&
+            row.endedAt !== null &&
+            row.endedAt >= since;
+          if (counted) count += 1;
+        }
+        return count;
       }),
 
     revokeKey: (id, reason, now, events = []) =>

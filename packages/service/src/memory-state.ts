@@ -2,6 +2,7 @@ import type { KeyKind, KeyStatus } from '@licence/core';
 import type {
   AuthorRecord,
   BoundDomain,
+  KeyChangeInitiator,
   NewWebhookEvent,
   ProductRecord,
   VerdictOutcome,
@@ -25,6 +26,9 @@ export interface MemoryKeyRow {
   replacedBy: string | null;
   readonly createdAt: number;
   readonly domains: { domain: string; firstSeen: number; lastSeen: number }[];
+  /** The id of the first key of its chain of replacements (StoredKey `lineage`). */
+  readonly lineage: string;
+  endedBy: KeyChangeInitiator | null;
 }
 
 export interface MemoryLogRow {

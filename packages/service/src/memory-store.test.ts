@@ -22,15 +22,15 @@ const key = (hash: string, extra: Partial<NewKey> = {}): NewKey => ({
 
 async function withProducts() {
   const store = createMemoryStore();
-  expect(await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 })).toEqual({
+  expect(await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] })).toEqual({
     result: 'created',
     id: 'theme',
   });
-  expect(await store.addProduct({ id: 'plugin', author: 'alice', name: 'Plugin', createdAt: 1 })).toEqual({
+  expect(await store.addProduct({ id: 'plugin', author: 'alice', name: 'Plugin', createdAt: 1, staging: [] })).toEqual({
     result: 'created',
     id: 'plugin',
   });
-  expect(await store.addProduct({ id: 'other', author: 'bob', name: 'Other', createdAt: 1 })).toEqual({
+  expect(await store.addProduct({ id: 'other', author: 'bob', name: 'Other', createdAt: 1, staging: [] })).toEqual({
     result: 'created',
     id: 'other',
   });
@@ -50,8 +50,16 @@ async function insert(
 describe('createMemoryStore (beyond the contract)', () => {
   it('keeps products and refuses a taken id', async () => {
     const store = await withProducts();
-    expect(await store.addProduct({ id: 'theme', author: 'x', name: 'y', createdAt: 2 })).toEqual({ result: 'exists' });
-    expect(await store.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    expect(await store.addProduct({ id: 'theme', author: 'x', name: 'y', createdAt: 2, staging: [] })).toEqual({
+      result: 'exists',
+    });
+    expect(await store.getProduct('theme')).toEqual({
+      id: 'theme',
+      author: 'alice',
+      name: 'Theme',
+      createdAt: 1,
+      staging: [],
+    });
     expect(await store.getProduct('nope')).toBeNull();
   });
 

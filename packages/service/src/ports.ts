@@ -47,7 +47,21 @@ export interface ProductRecord {
   readonly author: string;
   readonly name: string;
   readonly createdAt: number;
+  /**
+   * The product's own staging host patterns (docs/protocol.md#staging-hosts), normalised by core's
+   * `parseStagingPattern`, in the order the author gave them; [] when none.
+   */
+  readonly staging: readonly string[];
 }
+
+/** What `updateProduct` changes: each field given replaces the stored one. */
+export interface ProductChange {
+  readonly name?: string;
+  readonly staging?: readonly string[];
+}
+
+/** Who ended a key by replacing it (docs/protocol.md#webhooks `data.initiatedBy`). */
+export type KeyChangeInitiator = 'operator' | 'author' | 'buyer';
 
 /** A bound registrable domain (docs/protocol.md#privacy): first and last seen. */
 export interface BoundDomain {
@@ -85,6 +99,16 @@ export interface StoredKey {
   readonly opens: readonly string[];
   /** Bound domains in binding order. */
   readonly domains: readonly BoundDomain[];
+  /**
+   * The id of the first key of its chain of replacements (itself when it replaced none): a
+   * regenerated or transferred key's new key keeps its lineage (docs/protocol.md#buyer-links, the
+   * buyer's transfers are counted per lineage).
+   */
+  readonly lineage: string;
+  /** Who replaced it (`replaceKey`'s `initiatedBy`); null while active, when revoked, or unknown. */
+  readonly endedBy: KeyChangeInitiator | null;
+  /** The staging host patterns of its own product `produit` (ProductRecord `staging`). */
+  readonly staging: readonly string[];
 }
 
 /** What `insertKey` and `replaceKey` store for a new key. */
@@ -296,6 +320,8 @@ export interface Store {
   /** Created with `id` = the product's id; 'exists' when the id is taken (409). */
   addProduct(product: ProductRecord): Promise<Created<'exists'>>;
   getProduct(id: string): Promise<ProductRecord | null>;
+  /** Applies `change` to the product; the product as now stored, or null when there is none. */
+  updateProduct(id: string, change: ProductChange): Promise<ProductRecord | null>;
   /**
    * Stores a new key with optional initial domains. 'no-product' when the product is unknown;
    * 'dev-exists' when `kind` is dev and the product already has a live dev key
@@ -311,7 +337,8 @@ export interface Store {
    * Regenerate or transfer (docs/protocol.md#key-lifecycle), atomically: the old key, if still
    * active, takes `status` with `endedAt` = `now` and `replacedBy`, and the new key is stored with
    * `domains` bound (first and last seen = `now` for new ones, kept for carried-over ones); the
-   * new key's id is answered. 'not-active' when the old key is no longer active (409), and then
+   * new key's id is answered; the new key keeps the old one's `lineage`, and the old one records
+   * `initiatedBy` as its `endedBy`. 'not-active' when the old key is no longer active (409), and then
    * nothing changes.
    */
   replaceKey(
@@ -321,7 +348,13 @@ export interface Store {
     domains: readonly string[],
     now: number,
     events?: readonly NewWebhookEvent[],
+    initiatedBy?: KeyChangeInitiator,
   ): Promise<Created<'not-active'>>;
+  /**
+   * How many keys of `lineage` were ended by a transfer whose `initiatedBy` was 'buyer' at or after
+   * `since` (docs/protocol.md#buyer-links: at most LICENCE_BUYER_TRANSFERS_PER_30_DAYS).
+   */
+  countBuyerTransfers(lineage: string, since: number): Promise<number>;
   /**
    * Revokes an active key (docs/protocol.md#key-lifecycle). 'not-active' when it is no longer
    * active (409).

@@ -1,6 +1,6 @@
 import { KEY_KINDS, KEY_STATUSES } from '@licence/core';
 import { describe, expect, it } from 'vitest';
-import { storedKeyKind, storedKeyStatus } from './stored-key-fields.js';
+import { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from './stored-key-fields.js';
 
 describe('stored key fields', () => {
   it('passes every kind and status of the protocol through', () => {
@@ -13,5 +13,23 @@ describe('stored key fields', () => {
     expect(() => storedKeyStatus('8', 'Active')).toThrow(
       'keys.status of key 8: expected one of active, transfert, regeneration, revocation, got "Active"',
     );
+  });
+
+  it('passes who ended a key through, NULL as null, and refuses anything else', () => {
+    for (const by of ['operator', 'author', 'buyer'] as const) expect(storedKeyEndedBy(1, by)).toBe(by);
+    expect(storedKeyEndedBy(1, null)).toBeNull();
+    expect(() => storedKeyEndedBy(9, 'shop')).toThrow(
+      'keys.ended_by of key 9: expected one of operator, author, buyer or NULL, got "shop"',
+    );
+  });
+
+  it('passes a list of staging patterns through and refuses anything else, naming the product', () => {
+    expect(storedStaging('theme', [])).toEqual([]);
+    expect(storedStaging('theme', ['*.example.com', 'a.example'])).toEqual(['*.example.com', 'a.example']);
+    for (const bad of [null, '*.example.com', { 0: 'a' }, ['a', 1]]) {
+      expect(() => storedStaging('theme', bad)).toThrow(
+        'products.staging of product theme: expected a list of strings',
+      );
+    }
   });
 });

@@ -1,5 +1,8 @@
 import { KEY_KINDS, KEY_STATUSES } from '@licence/core';
 import type { KeyKind, KeyStatus } from '@licence/core';
+import type { KeyChangeInitiator } from './ports.js';
+
+const KEY_CHANGE_INITIATORS: readonly KeyChangeInitiator[] = ['operator', 'author', 'buyer'];
 
 function isKeyKind(value: string): value is KeyKind {
   return (KEY_KINDS as readonly string[]).includes(value);
@@ -31,4 +34,28 @@ export function storedKeyStatus(keyId: string | number, status: string): KeyStat
     );
   }
   return status;
+}
+
+/** Who ended a key (StoredKey `endedBy`) as a store's row holds it, NULL as null; refused as a kind is. */
+export function storedKeyEndedBy(keyId: string | number, endedBy: string | null): KeyChangeInitiator | null {
+  if (endedBy === null) return null;
+  const known = KEY_CHANGE_INITIATORS.find((initiator) => initiator === endedBy);
+  if (known === undefined) {
+    throw new TypeError(
+      `keys.ended_by of key ${keyId}: expected one of ${KEY_CHANGE_INITIATORS.join(', ')} or NULL, got ${JSON.stringify(endedBy)}`,
+    );
+  }
+  return known;
+}
+
+/**
+ * A product's staging patterns (ProductRecord `staging`, docs/protocol.md#staging-hosts) as a
+ * store's row holds them, already decoded (a JSON array, a PostgreSQL array): refused unless a
+ * list of strings, as a kind is.
+ */
+export function storedStaging(productId: string, staging: unknown): readonly string[] {
+  if (!Array.isArray(staging) || !staging.every((pattern) => typeof pattern === 'string')) {
+    throw new TypeError(`products.staging of product ${productId}: expected a list of strings`);
+  }
+  return staging;
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
-import type { Created, NewKey, NewWebhookEvent, Store } from '@licence/service';
+import type { Created, KeyChangeInitiator, NewKey, NewWebhookEvent, Store } from '@licence/service';
+import type { Query } from './query.js';
 import { parseKeyId } from './key-id.js';
 import type { Transaction } from './transaction.js';
 import { writeWebhookEvents } from './webhook-outbox.js';
@@ -37,11 +38,16 @@ async function insertDomains(
   );
 }
 
-async function insertNewKey(client: PoolClient, key: NewKey): Promise<string> {
+/**
+ * Inserts the key in `lineage` (a replacement's: its old key's), else in its own: the id is drawn
+ * from the identity's sequence first, so the key names itself as its lineage in the same statement.
+ */
+async function insertNewKey(client: PoolClient, key: NewKey, lineage: string | null): Promise<string> {
   const result = await client.query<{ id: string }>(
-    'INSERT INTO keys (hash, hint, product_id, kind, sites, expires_at, created_at) ' +
-      'VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id::text AS id',
-    [key.hash, key.hint, key.produit, key.kind, key.sites, key.expiresAt, key.createdAt],
+    "WITH next AS (SELECT nextval(pg_get_serial_sequence('keys', 'id')) AS id) " +
+      'INSERT INTO keys (id, hash, hint, product_id, kind, sites, expires_at, created_at, lineage) OVERRIDING SYSTEM VALUE ' +
+      'SELECT next.id, $1, $2, $3, $4, $5, $6, $7, coalesce($8::bigint, next.id) FROM next RETURNING id::text AS id',
+    [key.hash, key.hint, key.produit, key.kind, key.sites, key.expiresAt, key.createdAt, lineage],
   );
   const id = result.rows[0]?.id;
   if (id === undefined) {
@@ -72,7 +78,7 @@ async function issue(
       return { result: 'dev-exists' };
     }
   }
-  const id = await insertNewKey(client, key);
+  const id = await insertNewKey(client, key, null);
   await insertDomains(client, id, domains, key.createdAt, null);
   await writeWebhookEvents(client, events);
   return { result: 'created', id };
@@ -90,19 +96,23 @@ async function replace(
   domains: readonly string[],
   now: number,
   events: readonly NewWebhookEvent[],
+  endedBy: KeyChangeInitiator | null,
 ): Promise<Created<'not-active'>> {
   // End the old key first (its row stays locked until COMMIT, so a concurrent replace or revoke
   // waits, then finds it no longer active). With one live dev key per product, a regenerated dev
-  // key can only be inserted once the old one is no longer active.
-  const ended = await client.query("UPDATE keys SET status = $1, ended_at = $2 WHERE id = $3 AND status = 'active'", [
-    status,
-    now,
-    oldId,
-  ]);
-  if (ended.rowCount === 0) {
+  // key can only be inserted once the old one is no longer active. The new key takes its lineage,
+  // which a key of a previous build gets here (NULL: its own id), so the count of buyer transfers
+  // finds every key this build ended.
+  const ended = await client.query<{ lineage: string }>(
+    'UPDATE keys SET status = $1, ended_at = $2, ended_by = $3, lineage = coalesce(lineage, id) ' +
+      "WHERE id = $4 AND status = 'active' RETURNING lineage::text AS lineage",
+    [status, now, endedBy, oldId],
+  );
+  const lineage = ended.rows[0]?.lineage;
+  if (lineage === undefined) {
     return { result: 'not-active' };
   }
-  const newId = await insertNewKey(client, newKey);
+  const newId = await insertNewKey(client, newKey, lineage);
   await client.query('UPDATE keys SET replaced_by = $1 WHERE id = $2', [newId, oldId]);
   await insertDomains(client, newId, domains, now, oldId);
   await writeWebhookEvents(client, events);
@@ -117,8 +127,9 @@ const REVOKE = "UPDATE keys SET status = 'revocation', ended_at = $1, reason = $
  */
 export function keyWrites(
   pool: pg.Pool,
+  query: Query,
   transaction: Transaction,
-): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
+): Pick<Store, 'insertKey' | 'replaceKey' | 'countBuyerTransfers' | 'revokeKey'> {
   return {
     async insertKey(key, domains = [], events = []) {
       try {
@@ -134,12 +145,26 @@ export function keyWrites(
       }
     },
 
-    async replaceKey(oldId, status, newKey, domains, now, events = []) {
+    async replaceKey(oldId, status, newKey, domains, now, events = [], initiatedBy) {
       const id = parseKeyId(oldId);
       if (id === null) {
         return { result: 'not-active' };
       }
-      return transaction((client) => replace(client, id, status, newKey, domains, now, events));
+      return transaction((client) => replace(client, id, status, newKey, domains, now, events, initiatedBy ?? null));
+    },
+
+    async countBuyerTransfers(lineage, since) {
+      const id = parseKeyId(lineage);
+      if (id === null) {
+        return 0;
+      }
+      // docs/protocol.md#buyer-links: served by the partial index keys_buyer_transfers.
+      const rows = await query<{ count: number }>(
+        "SELECT count(*)::integer AS count FROM keys WHERE lineage = $1 AND status = 'transfert' " +
+          "AND ended_by = 'buyer' AND ended_at >= $2",
+        [id, since],
+      );
+      return rows[0]?.count ?? 0;
     },
 
     async revokeKey(id, reason, now, events = []) {

@@ -6,7 +6,8 @@
  * bound domains with position, first and last seen; the request log (time, key, host, client IP,
  * outcome; the purge deletes the entries past retention) and its per-day counts; authors and their
  * tokens as SHA-256, never the token; the webhooks' endpoints, secrets and outbox
- * (docs/protocol.md#webhooks).
+ * (docs/protocol.md#webhooks); a product's staging patterns, a key's lineage and who ended it
+ * (docs/protocol.md#staging-hosts, #buyer-links).
  * Times are whole seconds (`bigint`). The tables are those of store-sqlite/src/migrations.ts, on
  * purpose written twice: each in its own SQL dialect.
  */
@@ -344,6 +345,31 @@ export const MIGRATIONS: readonly string[] = [
     duration_ms integer NOT NULL
   );
   CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, seq);
+  `,
+  // 6: staging patterns and buyer links (docs/protocol.md#staging-hosts, #buyer-links). A product
+  // keeps its own staging patterns as text[] ('{}' for every existing product: a constant default
+  // rewrites nothing). A key keeps its lineage, the first key of its chain of replacements, and who
+  // ended it by a replacement (NULL for the keys ended before: unknown). The lineage is backfilled
+  // with each existing chain's true first key, walked back along replaced_by, so that a key
+  // regenerated before the upgrade is already in its chain's lineage. It stays nullable: a process
+  // of the previous build still running during a rolling upgrade inserts keys without one (read as
+  // their own id, and set when this build ends them). The partial index serves the count of a
+  // lineage's buyer transfers (at most 3 in 30 days) and holds only keys a buyer transferred.
+  `
+  ALTER TABLE products ADD COLUMN staging text[] NOT NULL DEFAULT '{}'
+    CHECK (array_position(staging, NULL) IS NULL);
+
+  ALTER TABLE keys ADD COLUMN lineage bigint REFERENCES keys (id);
+  ALTER TABLE keys ADD COLUMN ended_by text CHECK (ended_by IN ('operator', 'author', 'buyer'));
+
+  WITH RECURSIVE chain (id, root) AS (
+    SELECT k.id, k.id FROM keys k WHERE NOT EXISTS (SELECT 1 FROM keys r WHERE r.replaced_by = k.id)
+    UNION ALL
+    SELECT k.replaced_by, chain.root FROM chain JOIN keys k ON k.id = chain.id WHERE k.replaced_by IS NOT NULL
+  )
+  UPDATE keys SET lineage = chain.root FROM chain WHERE chain.id = keys.id;
+
+  CREATE INDEX keys_buyer_transfers ON keys (lineage, ended_at) WHERE status = 'transfert' AND ended_by = 'buyer';
   `,
 ];
 

@@ -100,7 +100,7 @@ async function indexesOf(url: string, table: string): Promise<string[]> {
 }
 
 async function createdKey(store: Store, sites: number, hash = 'c'.repeat(64)): Promise<string> {
-  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
   const inserted = await store.insertKey({
     hash,
     hint: 'AB12',
@@ -204,7 +204,13 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const logger = recordingLogger();
       const second = await openPostgresStore({ connectionString: url, logger });
       expect(await second.findKeyById(id)).toEqual(before);
-      expect(await second.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+      expect(await second.getProduct('theme')).toEqual({
+        id: 'theme',
+        author: 'alice',
+        name: 'Theme',
+        createdAt: 1,
+        staging: [],
+      });
       expect(await second.bindDomain(id, 'exemple.fr', 2, 4)).toBe('already');
       expect(await second.purgeRequestLog(10)).toBe(1);
       await second.close();
@@ -278,7 +284,13 @@ describe.skipIf(!available)('PostgreSQL store', () => {
       const store = await openPostgresStore({ connectionString: url, logger });
       try {
         expect(logger.lines.some((line) => line.includes(`"from":3,"to":${SCHEMA_VERSION}`))).toBe(true);
-        expect(await store.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+        expect(await store.getProduct('theme')).toEqual({
+          id: 'theme',
+          author: 'alice',
+          name: 'Theme',
+          createdAt: 1,
+          staging: [],
+        });
         expect((await store.findKeyById(keyId))?.domains).toEqual([
           { domain: 'exemple.fr', firstSeen: 3, lastSeen: 4 },
         ]);
@@ -356,6 +368,102 @@ describe.skipIf(!available)('PostgreSQL store', () => {
         const event = { id: 'msg_1', type: 'key.revoked', produit: 'theme', at: 6, body: '{}', dedupe: null } as const;
         expect(await store.revokeKey(keyId, null, 6, [event])).toBe('revoked');
         expect((await store.listWebhookDeliveries('wh_a', 10)).map((delivery) => delivery.eventId)).toEqual(['msg_1']);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('upgrades a database of version 5: no staging patterns, and lineages backfilled along replaced_by', async () => {
+      // The previous build's database: a key regenerated then transferred (a -> b -> c, c active)
+      // and an unrelated key d.
+      const pool = createPool({ connectionString: url });
+      const client = await pool.connect();
+      const ids: string[] = [];
+      try {
+        expect(await migrate(client, 'previous build', undefined, MIGRATIONS.slice(0, 5))).toBe(0);
+        await client.query("INSERT INTO products (id, author, name, created_at) VALUES ('theme', 'alice', 'Theme', 1)");
+        for (const hash of ['a', 'b', 'c', 'd']) {
+          const key = await client.query<{ id: string }>(
+            "INSERT INTO keys (hash, hint, product_id, kind, sites, created_at) VALUES ($1, 'AB12', 'theme', 'buyer', 1, 2) RETURNING id::text AS id",
+            [hash.repeat(64)],
+          );
+          ids.push(key.rows[0]?.id ?? '');
+        }
+        const end = 'UPDATE keys SET status = $1, ended_at = 3, replaced_by = $2 WHERE id = $3';
+        await client.query(end, ['regeneration', ids[1], ids[0]]);
+        await client.query(end, ['transfert', ids[2], ids[1]]);
+      } finally {
+        client.release();
+        await pool.end();
+      }
+
+      const logger = recordingLogger();
+      const store = await openPostgresStore({ connectionString: url, logger });
+      try {
+        expect(logger.lines.some((line) => line.includes(`"from":5,"to":${SCHEMA_VERSION}`))).toBe(true);
+        expect(await indexesOf(url, 'keys')).toContain('keys_buyer_transfers');
+        expect(await store.getProduct('theme')).toEqual({
+          id: 'theme',
+          author: 'alice',
+          name: 'Theme',
+          createdAt: 1,
+          staging: [],
+        });
+        const [first = '', , last = '', other = ''] = ids;
+        for (const id of ids.slice(0, 3)) {
+          expect(await store.findKeyById(id)).toMatchObject({ lineage: first, endedBy: null, staging: [] });
+        }
+        expect((await store.findKeyById(other))?.lineage).toBe(other);
+        expect((await store.findKeyByHash('c'.repeat(64)))?.lineage).toBe(first);
+        // Transfers ended before the upgrade are not counted as the buyer's; the next one is.
+        expect(await store.countBuyerTransfers(first, 0)).toBe(0);
+        const next = {
+          hash: 'e'.repeat(64),
+          hint: 'AB12',
+          produit: 'theme',
+          kind: 'buyer',
+          sites: 1,
+          expiresAt: null,
+          createdAt: 4,
+        } as const;
+        expect((await store.replaceKey(last, 'transfert', next, [], 4, [], 'buyer')).result).toBe('created');
+        expect(await store.countBuyerTransfers(first, 4)).toBe(1);
+        expect((await store.findKeyByHash(next.hash))?.lineage).toBe(first);
+        expect((await store.updateProduct('theme', { staging: ['*.staging.example'] }))?.staging).toEqual([
+          '*.staging.example',
+        ]);
+        expect((await store.findKeyById(other))?.staging).toEqual(['*.staging.example']);
+      } finally {
+        await store.close();
+      }
+      // Step 6's constraints: ended_by is one of its initiators, and a pattern list holds no NULL.
+      await withClient(url, async (plain) => {
+        await expect(plain.query("UPDATE keys SET ended_by = 'shop'")).rejects.toThrow(/check constraint/);
+        await expect(plain.query("UPDATE products SET staging = ARRAY['a.example', NULL]")).rejects.toThrow(
+          /check constraint/,
+        );
+      });
+    });
+
+    it("reads a key a previous build's process inserted without a lineage as its own, and gives it one when ending it", async () => {
+      const store = await openPostgresStore({ connectionString: url });
+      try {
+        const old = await createdKey(store, 1);
+        // As a process of schema version 5 still running during the upgrade writes a key.
+        await withClient(url, (plain) => plain.query('UPDATE keys SET lineage = NULL WHERE id = $1', [old]));
+        expect((await store.findKeyById(old))?.lineage).toBe(old);
+        const next = {
+          hash: 'f'.repeat(64),
+          hint: 'AB12',
+          produit: 'theme',
+          kind: 'buyer',
+          sites: 1,
+          expiresAt: null,
+          createdAt: 3,
+        } as const;
+        expect((await store.replaceKey(old, 'transfert', next, [], 3, [], 'buyer')).result).toBe('created');
+        expect((await store.findKeyByHash(next.hash))?.lineage).toBe(old);
+        expect(await store.countBuyerTransfers(old, 0)).toBe(1);
       } finally {
         await store.close();
       }
@@ -527,7 +635,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     it('lets one of two racing dev keys in and answers dev-exists to the other', async () => {
       const [a, b] = stores;
       if (a === undefined || b === undefined) throw new Error('no store');
-      await a.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+      await a.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
       const dev = (hash: string) => ({
         hash,
         hint: 'DEV1',
@@ -660,7 +768,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
     });
 
     it('gives each of 150 concurrent lookups its own key, the same hash twice included, and null for the unknown', async () => {
-      await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+      await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
       const hashes = Array.from({ length: 100 }, (_, i) => i.toString(16).padStart(64, '0'));
       for (const [i, hash] of hashes.entries()) {
         await store.insertKey({

@@ -83,7 +83,7 @@ export async function openStoreOnPool(options: PostgresStoreOptions, pool: pg.Po
   const transaction = poolTransaction(pool, logger);
   return {
     ...keyReads(query),
-    ...keyWrites(pool, transaction),
+    ...keyWrites(pool, query, transaction),
     ...domainBindings(query, transaction),
     ...requestLog(query),
     ...requestLogPurge(pool),

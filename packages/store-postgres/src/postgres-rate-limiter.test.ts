@@ -216,7 +216,9 @@ describe.skipIf(!available)('openPostgres: the store and the rate limiter on one
     const backend = await openPostgres({ connectionString: url, rateLimit: { limit: 2 } });
     try {
       await backend.store.ping();
-      expect(await backend.store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 })).toEqual({
+      expect(
+        await backend.store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] }),
+      ).toEqual({
         result: 'created',
         id: 'theme',
       });

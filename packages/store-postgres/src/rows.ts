@@ -1,5 +1,5 @@
 import { isRecord } from '@licence/core';
-import { storedKeyKind, storedKeyStatus } from '@licence/service';
+import { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from '@licence/service';
 import type { BoundDomain, Installation, ProductRecord, StoredKey } from '@licence/service';
 
 /**
@@ -22,8 +22,12 @@ export interface KeyRow {
   readonly reason: string | null;
   readonly replaced_by: string | null;
   readonly created_at: string;
+  readonly lineage: string;
+  readonly ended_by: string | null;
   readonly opens: readonly string[];
   readonly domains: unknown;
+  /** Its own product's staging patterns (products.staging, text[]). */
+  readonly staging: unknown;
 }
 
 export interface InstallationRow {
@@ -39,12 +43,21 @@ export interface ProductRow {
   readonly author: string;
   readonly name: string;
   readonly created_at: string;
+  /** text[], which pg hands over as an array of strings. */
+  readonly staging: unknown;
 }
 
-/** The columns of a full key: its row, the products it opens, its bound domains in order. */
+/** The columns of a ProductRow, for every read of `products`. */
+export const PRODUCT_COLUMNS = 'id, author, name, created_at, staging';
+
+/**
+ * The columns of a full key: its row, the products it opens, its bound domains in order, and its
+ * own product's staging patterns (a join on products' primary key: still one statement).
+ */
 export const KEY_SELECT = `
   SELECT k.id::text AS id, k.hash, k.hint, k.product_id, k.kind, k.status, k.sites, k.expires_at,
          k.ended_at, k.reason, k.replaced_by::text AS replaced_by, k.created_at,
+         coalesce(k.lineage, k.id)::text AS lineage, k.ended_by, own.staging,
          -- docs/protocol.md#key-lifecycle: a dev key opens every product of its author, including
          -- ones added after it.
          CASE WHEN k.kind = 'dev'
@@ -53,7 +66,7 @@ export const KEY_SELECT = `
                          ORDER BY p.id)
               ELSE ARRAY[k.product_id] END AS opens,
          ${domainsOf('k.id')} AS domains
-  FROM keys k`;
+  FROM keys k JOIN products own ON own.id = k.product_id`;
 
 /** A key's bound domains as one JSON array in binding order ('[]' when none). */
 export function domainsOf(keyId: string): string {
@@ -112,6 +125,9 @@ export function toStoredKey(row: KeyRow): StoredKey {
     createdAt: seconds('keys.created_at', row.created_at),
     opens: [...row.opens],
     domains: toBoundDomains(row.id, row.domains),
+    lineage: row.lineage,
+    endedBy: storedKeyEndedBy(row.id, row.ended_by),
+    staging: storedStaging(row.product_id, row.staging),
   };
 }
 
@@ -126,5 +142,11 @@ export function toInstallation(row: InstallationRow): Installation {
 }
 
 export function toProductRecord(row: ProductRow): ProductRecord {
-  return { id: row.id, author: row.author, name: row.name, createdAt: seconds('products.created_at', row.created_at) };
+  return {
+    id: row.id,
+    author: row.author,
+    name: row.name,
+    createdAt: seconds('products.created_at', row.created_at),
+    staging: storedStaging(row.id, row.staging),
+  };
 }

@@ -15,7 +15,7 @@ const EVENTS = 60;
 
 /** `count` endpoints of every author, subscribed to key.issued, and `events` events of theme. */
 async function seed(store: Store, endpoints: number, events: number): Promise<string[]> {
-  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
   const ids = Array.from({ length: endpoints }, (_, i) => `wh_${i}`);
   for (const id of ids) {
     const endpoint = { id, author: null, url: `https://${id}.example/`, events: ['key.issued'] as const };

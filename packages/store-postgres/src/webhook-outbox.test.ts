@@ -42,7 +42,7 @@ describe.skipIf(!postgres.available)('the webhook outbox on PostgreSQL (docs/pro
     url = await postgres.cluster().createDatabase();
     store = await openPostgresStore({ connectionString: url });
     for (const author of ['alice', 'bob']) await store.addAuthor({ id: author, name: author, createdAt: 1 });
-    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     const endpoints = [
       { id: 'wh_alice', author: 'alice', events: ['key.issued', 'key.revoked'] },
       { id: 'wh_bob', author: 'bob', events: ['key.issued'] },

@@ -68,7 +68,7 @@ describe.skipIf(!postgres.available)('webhook purge and endpoint deletion, in sh
   beforeEach(async () => {
     url = await postgres.cluster().createDatabase();
     stores = [await openPostgresStore({ connectionString: url }), await openPostgresStore({ connectionString: url })];
-    await stores[0].addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await stores[0].addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     for (const id of ['wh_a', 'wh_b']) {
       const endpoint = { id, author: null, url: `https://${id}.example/`, events: ['key.issued'] as const };
       await stores[0].addWebhookEndpoint({ ...endpoint, createdAt: 1, secret: SECRET });

@@ -23,7 +23,7 @@ describe('activity_days (docs/protocol.md#activity)', () => {
     dir = await mkdtemp(join(tmpdir(), 'licence-activity-'));
     file = join(dir, 'licence.db');
     store = openSqliteStore({ file });
-    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
   });
 
   afterEach(async () => {

@@ -159,7 +159,7 @@ describe('two processes on one file (docs/protocol.md#verdict: binding is atomic
   it('binds exactly 3 domains when two processes race 50 domains each on a 3-site key', async () => {
     const file = join(dir, 'licence.db');
     const setup = openSqliteStore({ file });
-    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     const keyId = await insertedKeyId(setup, themeKey('f'.repeat(64), { sites: 3 }));
     await setup.close();
 
@@ -186,7 +186,7 @@ describe('two processes on one file (docs/protocol.md#verdict: binding is atomic
   it('counts every verdict when two processes log 200 each for the same product and day', async () => {
     const file = join(dir, 'activity.db');
     const setup = openSqliteStore({ file });
-    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     const keyId = await insertedKeyId(setup, themeKey('d'.repeat(64)));
     await setup.close();
 
@@ -215,7 +215,7 @@ describe('two processes on one file (docs/protocol.md#verdict: binding is atomic
     await writeFile(worker, CLAIM_WORKER);
     const now = 1_790_000_000;
     const setup = openSqliteStore({ file });
-    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     for (let i = 0; i < 30; i += 1) {
       const secret = `whsec_test_${i}`;
       const hook = { id: `wh_${i}`, author: null, url: `https://shop.example/${i}`, createdAt: 1, secret };
@@ -259,7 +259,7 @@ describe('two processes on one file (docs/protocol.md#verdict: binding is atomic
   it('waits for another process holding the write lock (busy_timeout) instead of failing', async () => {
     const file = join(dir, 'locked.db');
     const setup = openSqliteStore({ file });
-    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await setup.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     const keyId = await insertedKeyId(setup, themeKey('e'.repeat(64)));
     await setup.close();
 

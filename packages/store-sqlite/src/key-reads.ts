@@ -6,8 +6,17 @@ import { formatRowId, parseRowId } from './row-id.js';
 import { toBoundDomain, toStoredKey } from './rows.js';
 import type { DomainRow, KeyRow } from './rows.js';
 
-const KEY_COLUMNS =
-  'id, hash, hint, product_id, kind, status, sites, expires_at, ended_at, reason, replaced_by, created_at';
+/**
+ * A key's columns, with its product's staging patterns (StoredKey `staging`) by a join on the
+ * product's primary key: still one statement on the verdict's hot path.
+ */
+const KEY_FIELDS =
+  'k.id, k.hash, k.hint, k.product_id, k.kind, k.status, k.sites, k.expires_at, k.ended_at, k.reason, ' +
+  'k.replaced_by, k.created_at, coalesce(k.lineage, k.id) AS lineage, k.ended_by, p.staging';
+const KEY_FROM = 'FROM keys k JOIN products p ON p.id = k.product_id';
+
+/** What an installation shows of a key. */
+type InstallationRow = Pick<KeyRow, 'id' | 'hint' | 'kind' | 'status'>;
 
 /** A bound_domains row from a LEFT JOIN: all NULL when the key has no domain. */
 type NullableDomainRow = {
@@ -18,19 +27,18 @@ type NullableDomainRow = {
 
 function keyStatements(db: Database.Database) {
   return {
-    byHash: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
+    byHash: db.prepare<[string], KeyRow>(`SELECT ${KEY_FIELDS} ${KEY_FROM} WHERE k.hash = ?`),
     // The hot path of every verdict: the key and its bound domains in ONE statement, so they come
     // from one snapshot without the cost of a BEGIN/COMMIT pair (the LEFT JOIN gives one row with
     // NULL domain columns for a key with no domain).
     withDomainsByHash: db.prepare<[string], KeyRow & NullableDomainRow>(
-      `SELECT ${KEY_COLUMNS.split(', ')
-        .map((column) => `k.${column}`)
-        .join(', ')}, ` +
-        'd.domain, d.first_seen, d.last_seen FROM keys k LEFT JOIN bound_domains d ON d.key_id = k.id ' +
-        'WHERE k.hash = ? ORDER BY d.position',
+      `SELECT ${KEY_FIELDS}, d.domain, d.first_seen, d.last_seen ${KEY_FROM} ` +
+        'LEFT JOIN bound_domains d ON d.key_id = k.id WHERE k.hash = ? ORDER BY d.position',
     ),
-    byId: db.prepare<[number], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ?`),
-    ofProduct: db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM keys WHERE product_id = ? ORDER BY id`),
+    byId: db.prepare<[number], KeyRow>(`SELECT ${KEY_FIELDS} ${KEY_FROM} WHERE k.id = ?`),
+    ofProduct: db.prepare<[string], InstallationRow>(
+      'SELECT id, hint, kind, status FROM keys WHERE product_id = ? ORDER BY id',
+    ),
     productsOfAuthorOf: db.prepare<[string], { id: string }>(
       'SELECT id FROM products WHERE author = (SELECT author FROM products WHERE id = ?) ORDER BY id',
     ),

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Created, NewKey, NewWebhookEvent, Store } from '@licence/service';
+import type { Created, KeyChangeInitiator, NewKey, NewWebhookEvent, Store } from '@licence/service';
 import { insertDomains } from './bound-domains.js';
 import type { BoundDomainStatements } from './bound-domains.js';
 import { formatRowId, parseRowId } from './row-id.js';
@@ -10,14 +10,27 @@ const NO_EVENTS: readonly NewWebhookEvent[] = [];
 function keyStatements(db: Database.Database) {
   return {
     productExists: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM products WHERE id = ?'),
-    insert: db.prepare<[string, string, string, string, number, number | null, number]>(
-      'INSERT INTO keys (hash, hint, product_id, kind, sites, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    insert: db.prepare<[string, string, string, string, number, number | null, number, number | null]>(
+      'INSERT INTO keys (hash, hint, product_id, kind, sites, expires_at, created_at, lineage) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     ),
+    // A key that replaced none is the first of its lineage: its id is known once inserted.
+    ownLineage: db.prepare<[number]>('UPDATE keys SET lineage = id WHERE id = ?'),
+
     liveDevKey: db.prepare<[string], { id: number }>(
       "SELECT id FROM keys WHERE product_id = ? AND kind = 'dev' AND status = 'active'",
     ),
-    end: db.prepare<[string, number, number]>(
-      "UPDATE keys SET status = ?, ended_at = ? WHERE id = ? AND status = 'active'",
+    // The old key's lineage goes to its new key; a key a previous build's process wrote during the
+    // upgrade gets one here (NULL: its own id), so the count of buyer transfers finds every key
+    // this build ended.
+    end: db.prepare<[string, number, string | null, number], { lineage: number }>(
+      'UPDATE keys SET status = ?, ended_at = ?, ended_by = ?, lineage = coalesce(lineage, id) ' +
+        "WHERE id = ? AND status = 'active' RETURNING lineage",
+    ),
+    // docs/protocol.md#buyer-links: served by the partial index keys_buyer_transfers.
+    buyerTransfers: db.prepare<[number, number], { count: number }>(
+      "SELECT count(*) AS count FROM keys WHERE lineage = ? AND status = 'transfert' AND ended_by = 'buyer' " +
+        'AND ended_at >= ?',
     ),
     setReplacedBy: db.prepare<[number, number]>('UPDATE keys SET replaced_by = ? WHERE id = ?'),
     revoke: db.prepare<[number, string | null, number]>(
@@ -36,9 +49,21 @@ interface KeyWriteContext {
   readonly outbox: WebhookOutbox;
 }
 
-function insertNewKey(sql: KeyStatements, key: NewKey): number {
-  const info = sql.insert.run(key.hash, key.hint, key.produit, key.kind, key.sites, key.expiresAt, key.createdAt);
-  return Number(info.lastInsertRowid);
+/** Inserts the key, in `lineage` (a replacement's: its old key's), else in its own. */
+function insertNewKey(sql: KeyStatements, key: NewKey, lineage: number | null = null): number {
+  const info = sql.insert.run(
+    key.hash,
+    key.hint,
+    key.produit,
+    key.kind,
+    key.sites,
+    key.expiresAt,
+    key.createdAt,
+    lineage,
+  );
+  const id = Number(info.lastInsertRowid);
+  if (lineage === null) sql.ownLineage.run(id);
+  return id;
 }
 
 function insertTransaction({ db, sql, domains, outbox }: KeyWriteContext) {
@@ -75,14 +100,16 @@ function replaceTransaction({ db, sql, domains, outbox }: KeyWriteContext) {
       list: readonly string[],
       now: number,
       events: readonly NewWebhookEvent[],
+      endedBy: KeyChangeInitiator | null,
     ): Created<'not-active'> => {
       // End the old key first: with one live dev key per product (index keys_one_live_dev), a
       // regenerated dev key can only be inserted once the old one is no longer active.
-      if (sql.end.run(status, now, oldId).changes === 0) {
+      const ended = sql.end.get(status, now, endedBy, oldId);
+      if (ended === undefined) {
         return { result: 'not-active' };
       }
       const kept = new Map(domains.ofKey.all(oldId).map((row) => [row.domain, row]));
-      const id = insertNewKey(sql, newKey);
+      const id = insertNewKey(sql, newKey, ended.lineage);
       sql.setReplacedBy.run(id, oldId);
       insertDomains(domains, id, list, now, kept);
       outbox.write(events);
@@ -113,7 +140,7 @@ export function keyWrites(
   db: Database.Database,
   domains: BoundDomainStatements,
   outbox: WebhookOutbox,
-): Pick<Store, 'insertKey' | 'replaceKey' | 'revokeKey'> {
+): Pick<Store, 'insertKey' | 'replaceKey' | 'countBuyerTransfers' | 'revokeKey'> {
   const context: KeyWriteContext = { db, sql: keyStatements(db), domains, outbox };
   const insert = insertTransaction(context);
   const replace = replaceTransaction(context);
@@ -122,9 +149,14 @@ export function keyWrites(
     async insertKey(key, list = [], events = NO_EVENTS) {
       return insert.immediate(key, list, events);
     },
-    async replaceKey(oldId, status, newKey, list, now, events = NO_EVENTS) {
+    async replaceKey(oldId, status, newKey, list, now, events = NO_EVENTS, initiatedBy) {
       const rowid = parseRowId(oldId);
-      return rowid === null ? { result: 'not-active' } : replace.immediate(rowid, status, newKey, list, now, events);
+      if (rowid === null) return { result: 'not-active' };
+      return replace.immediate(rowid, status, newKey, list, now, events, initiatedBy ?? null);
+    },
+    async countBuyerTransfers(lineage, since) {
+      const rowid = parseRowId(lineage);
+      return rowid === null ? 0 : (context.sql.buyerTransfers.get(rowid, since)?.count ?? 0);
     },
     async revokeKey(id, reason, now, events = NO_EVENTS) {
       const rowid = parseRowId(id);

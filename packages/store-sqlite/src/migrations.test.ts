@@ -113,6 +113,29 @@ function writeVersionThreeFile(file: string): void {
   db.close();
 }
 
+const T4 = 1_810_000_000;
+
+/**
+ * A file as the build of schema version 4 left it: a product, a key regenerated then transferred
+ * (ids 7 -> 8 -> 9, 9 active) and an unrelated key 10. No staging, lineage or ended_by yet.
+ */
+function writeVersionFourFile(file: string): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  for (const step of MIGRATIONS.slice(0, 4)) db.exec(step);
+  db.pragma('user_version = 4');
+  db.prepare("INSERT INTO products (id, author, name, created_at) VALUES ('theme', 'alice', 'Theme', ?)").run(T4);
+  const key = db.prepare<[number, string, string, number | null, number | null]>(
+    "INSERT INTO keys (id, hash, hint, product_id, kind, sites, status, ended_at, replaced_by, created_at) VALUES (?, ?, 'AB12', 'theme', 'buyer', 1, ?, ?, ?, 0)",
+  );
+  // Inserted last first: replaced_by refers to a key that already exists.
+  key.run(9, '9'.repeat(64), 'active', null, null);
+  key.run(8, '8'.repeat(64), 'transfert', T4 + 20, 9);
+  key.run(7, '7'.repeat(64), 'regeneration', T4 + 10, 8);
+  key.run(10, 'a'.repeat(64), 'active', null, null);
+  db.close();
+}
+
 function pragma(file: string, name: string): unknown {
   const db = new Database(file, { readonly: true });
   try {
@@ -170,6 +193,7 @@ describe('migrations', () => {
         'authors',
         'author_tokens',
         'author_tokens_author',
+        'keys_buyer_transfers',
       ]),
     );
     // Step 2 replaced the partial index of step 1: the purge walks every entry by time.
@@ -213,7 +237,13 @@ describe('migrations', () => {
     expect(logger.lines.some((line) => line.includes(`"from":2,"to":${SCHEMA_VERSION}`))).toBe(true);
     expect(logger.lines.some((line) => line.includes('VACUUM'))).toBe(false);
 
-    expect(await store.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T2 });
+    expect(await store.getProduct('theme')).toEqual({
+      id: 'theme',
+      author: 'alice',
+      name: 'Theme',
+      createdAt: T2,
+      staging: [],
+    });
     expect(await store.findKeyById('7')).toMatchObject({
       hash: 'a'.repeat(64),
       status: 'active',
@@ -306,6 +336,74 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('upgrades a file of version 4 (step 5): no staging patterns, and lineages backfilled along replaced_by', async () => {
+    writeVersionFourFile(file);
+    const logger = recordingLogger();
+    const store = openSqliteStore({ file, logger });
+    expect(logger.lines.some((line) => line.includes(`"from":4,"to":${SCHEMA_VERSION}`))).toBe(true);
+    expect(schemaNames(file)).toContain('keys_buyer_transfers');
+    expect(await store.getProduct('theme')).toEqual({
+      id: 'theme',
+      author: 'alice',
+      name: 'Theme',
+      createdAt: T4,
+      staging: [],
+    });
+    // A chain made before the upgrade is one lineage, its first key's; who ended its keys is unknown.
+    for (const id of ['7', '8', '9']) {
+      expect(await store.findKeyById(id)).toMatchObject({ lineage: '7', endedBy: null, staging: [] });
+    }
+    expect((await store.findKeyById('10'))?.lineage).toBe('10');
+    expect((await store.findKeyByHash('9'.repeat(64)))?.lineage).toBe('7');
+    // Transfers ended before the upgrade are not counted as the buyer's; the next one is.
+    expect(await store.countBuyerTransfers('7', 0)).toBe(0);
+    const next = themeKey('b'.repeat(64), { createdAt: T4 + 30 });
+    const moved = await store.replaceKey('9', 'transfert', next, [], T4 + 30, [], 'buyer');
+    expect(moved.result).toBe('created');
+    expect(await store.countBuyerTransfers('7', T4)).toBe(1);
+    expect((await store.findKeyByHash(next.hash))?.lineage).toBe('7');
+    // And the upgraded product takes patterns.
+    expect((await store.updateProduct('theme', { staging: ['*.staging.example'] }))?.staging).toEqual([
+      '*.staging.example',
+    ]);
+    expect((await store.findKeyById('10'))?.staging).toEqual(['*.staging.example']);
+    await store.close();
+  });
+
+  it("reads a key a previous build's process inserted without a lineage as its own, and gives it one when ending it", async () => {
+    const store = openSqliteStore({ file });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
+    const old = await insertedKeyId(store, themeKey('c'.repeat(64)));
+    // As a process of schema version 4 still running on the upgraded file writes a key.
+    const db = new Database(file);
+    db.prepare('UPDATE keys SET lineage = NULL WHERE id = ?').run(Number(old));
+    db.close();
+    expect((await store.findKeyById(old))?.lineage).toBe(old);
+    const next = themeKey('d'.repeat(64));
+    expect((await store.replaceKey(old, 'transfert', next, [], 3, [], 'buyer')).result).toBe('created');
+    expect((await store.findKeyByHash(next.hash))?.lineage).toBe(old);
+    expect(await store.countBuyerTransfers(old, 0)).toBe(1);
+    await store.close();
+  });
+
+  it('keeps staging a JSON array and ended_by one of its initiators (step 5 constraints)', async () => {
+    await openSqliteStore({ file }).close();
+    const db = new Database(file);
+    const product = db.prepare<[string, string]>(
+      "INSERT INTO products (id, author, name, created_at, staging) VALUES (?, 'alice', 'P', 1, ?)",
+    );
+    expect(() => product.run('a', '"*.example.com"')).toThrow(/CHECK constraint failed/);
+    expect(() => product.run('b', 'not json')).toThrow(/CHECK constraint failed/);
+    product.run('c', '["*.example.com"]');
+    db.prepare(
+      "INSERT INTO keys (hash, hint, product_id, kind, sites, created_at) VALUES (?, 'AB12', 'c', 'buyer', 1, 1)",
+    ).run('c'.repeat(64));
+    const endedBy = db.prepare<[string]>('UPDATE keys SET ended_by = ?');
+    expect(() => endedBy.run('shop')).toThrow(/CHECK constraint failed/);
+    endedBy.run('buyer');
+    db.close();
+  });
+
   it('keeps author tokens as SHA-256 hex of known authors (step 3 constraints)', async () => {
     await openSqliteStore({ file }).close();
     const db = new Database(file);
@@ -330,13 +428,19 @@ describe('migrations', () => {
 
   it('applies nothing to a file already at the latest version, and keeps its data', async () => {
     const first = openSqliteStore({ file });
-    await first.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await first.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     await first.close();
     const db = new Database(file);
     expect(migrate(db, file)).toBe(SCHEMA_VERSION);
     db.close();
     const second = openSqliteStore({ file });
-    expect(await second.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    expect(await second.getProduct('theme')).toEqual({
+      id: 'theme',
+      author: 'alice',
+      name: 'Theme',
+      createdAt: 1,
+      staging: [],
+    });
     await second.close();
   });
 
@@ -375,7 +479,7 @@ describe('migrations', () => {
     const key = themeKey('d'.repeat(64));
     // The store checks the product itself; the foreign key is what stops a key row for a missing
     // product if that check were ever skipped, seen here through replaceKey's insert.
-    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     const keyId = await insertedKeyId(store, key);
     await expect(
       store.replaceKey(keyId, 'regeneration', { ...key, hash: 'e'.repeat(64), produit: 'nothing-here' }, [], 2),

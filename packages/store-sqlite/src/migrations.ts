@@ -17,7 +17,9 @@ import { truncateWal } from './wal-truncate.js';
  * - activity_days: verdicts per product, UTC day and outcome (docs/protocol.md#activity);
  * - authors and their tokens: SHA-256 of each token, never the token (docs/protocol.md#authors);
  * - webhooks: endpoints and their secrets, the outbox of events (a body may hold a new key, the
- *   purge deletes it after 30 days), deliveries and their attempts (docs/protocol.md#webhooks).
+ *   purge deletes it after 30 days), deliveries and their attempts (docs/protocol.md#webhooks);
+ * - a product's staging patterns, a key's lineage and who ended it (docs/protocol.md#staging-hosts,
+ *   #buyer-links).
  *
  * The same tables as store-postgres/src/migrations.ts, on purpose written twice: each in its own
  * SQL dialect (types, identities, WITHOUT ROWID).
@@ -192,6 +194,30 @@ export const MIGRATIONS: readonly string[] = [
     duration_ms INTEGER NOT NULL,
     PRIMARY KEY (delivery_id, number)
   ) WITHOUT ROWID;
+  `,
+  // 5: staging patterns and buyer links (docs/protocol.md#staging-hosts, #buyer-links). A product
+  // keeps its own staging patterns as a JSON array ('[]' for every existing product). A key keeps
+  // its lineage, the first key of its chain of replacements, and who ended it by a replacement
+  // (NULL for the keys ended before: unknown). The lineage is backfilled with each existing chain's
+  // true first key, walked back along replaced_by, so that a key regenerated before the upgrade is
+  // already in its chain's lineage; every key written from now on gets one in its own transaction.
+  // The partial index serves the count of a lineage's buyer transfers (at most 3 in 30 days) and
+  // holds only keys a buyer transferred.
+  `
+  ALTER TABLE products ADD COLUMN staging TEXT NOT NULL DEFAULT '[]'
+    CHECK (json_valid(staging) AND json_type(staging) = 'array');
+
+  ALTER TABLE keys ADD COLUMN lineage INTEGER REFERENCES keys (id);
+  ALTER TABLE keys ADD COLUMN ended_by TEXT CHECK (ended_by IN ('operator', 'author', 'buyer'));
+
+  WITH RECURSIVE chain (id, root) AS (
+    SELECT id, id FROM keys WHERE id NOT IN (SELECT replaced_by FROM keys WHERE replaced_by IS NOT NULL)
+    UNION ALL
+    SELECT k.replaced_by, chain.root FROM chain JOIN keys k ON k.id = chain.id WHERE k.replaced_by IS NOT NULL
+  )
+  UPDATE keys SET lineage = chain.root FROM chain WHERE chain.id = keys.id;
+
+  CREATE INDEX keys_buyer_transfers ON keys (lineage, ended_at) WHERE status = 'transfert' AND ended_by = 'buyer';
   `,
 ];
 

@@ -52,7 +52,7 @@ describe('openSqliteStore', () => {
     const file = join(dir, 'licence.db');
     const hash = 'b'.repeat(64);
     const first = openSqliteStore({ file });
-    await first.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await first.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     const keyId = await insertedKeyId(first, themeKey(hash, { sites: 2, createdAt: 2 }));
     expect(await first.bindDomain(keyId, 'exemple.fr', 2, 3)).toBe('bound');
     await first.logRequest({ at: 3, keyId, host: 'exemple.fr', ip: '203.0.113.9', outcome: 'ok', produit: 'theme' });
@@ -61,7 +61,13 @@ describe('openSqliteStore', () => {
 
     const second = openSqliteStore({ file });
     expect(await second.findKeyByHash(hash)).toEqual(before);
-    expect(await second.getProduct('theme')).toEqual({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    expect(await second.getProduct('theme')).toEqual({
+      id: 'theme',
+      author: 'alice',
+      name: 'Theme',
+      createdAt: 1,
+      staging: [],
+    });
     expect(await second.bindDomain(keyId, 'exemple.fr', 2, 4)).toBe('already');
     expect(await second.purgeRequestLog(10)).toBe(1);
     await second.close();
@@ -99,7 +105,7 @@ describe('openSqliteStore', () => {
     const logger = recordingLogger();
     const store = openSqliteStore({ file: join(dir, 'licence.db'), logger });
     const hash = 'c'.repeat(64);
-    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     await store.insertKey(themeKey(hash));
     await store.findKeyByHash(hash);
     await store.close();
@@ -112,7 +118,7 @@ describe('openSqliteStore domain lists', () => {
   it('stores a domain listed twice once, at its first place', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'licence-store-'));
     const store = openSqliteStore({ file: join(dir, 'licence.db') });
-    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     const key = { hint: 'AB12', produit: 'theme', kind: 'buyer', sites: 3, expiresAt: null, createdAt: 1 } as const;
     const keyId = await insertedKeyId(store, { ...key, hash: '1'.repeat(64) }, ['a.fr', 'b.fr', 'a.fr']);
     expect((await store.findKeyById(keyId))?.domains.map((d) => d.domain)).toEqual(['a.fr', 'b.fr']);

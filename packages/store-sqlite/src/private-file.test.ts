@@ -41,7 +41,7 @@ describe.skipIf(process.platform === 'win32')('database files are 0600 (docs/pro
     await chmod(data, 0o755);
     const file = join(data, 'licence.db');
     const store = openSqliteStore({ file });
-    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1 });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });
     await store.logRequest({ at: 2, keyId: null, host: 'a.fr', ip: '203.0.113.1', outcome: 'inconnue', produit: null });
     // While the store is open, SQLite keeps all three.
     expect(DATABASE_FILE_MODE).toBe(0o600);

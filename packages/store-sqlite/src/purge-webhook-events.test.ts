@@ -40,7 +40,7 @@ function rowCounts(file: string): Record<string, number> {
 
 async function setUp(store: Store): Promise<void> {
   await store.addAuthor({ id: 'alice', name: 'Alice', createdAt: OLD });
-  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: OLD });
+  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: OLD, staging: [] });
   await store.addWebhookEndpoint({
     id: 'wh_1',
     author: 'alice',

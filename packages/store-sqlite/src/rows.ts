@@ -1,10 +1,11 @@
-import { storedKeyKind, storedKeyStatus } from '@licence/service';
+import { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from '@licence/service';
 import type { AuthorRecord, AuthorTokenRecord, BoundDomain, ProductRecord, StoredKey } from '@licence/service';
 import { formatRowId } from './row-id.js';
 
 /**
- * A `keys` row as better-sqlite3 returns it (column names of migration 1). Twin of KeyRow in
- * store-postgres/src/rows.ts on purpose: the same columns, typed as each driver returns them.
+ * A `keys` row as better-sqlite3 returns it (column names of migrations 1 and 5), with its
+ * product's `staging` (a JSON array, joined). Twin of KeyRow in store-postgres/src/rows.ts on
+ * purpose: the same columns, typed as each driver returns them.
  */
 export interface KeyRow {
   readonly id: number;
@@ -19,6 +20,11 @@ export interface KeyRow {
   readonly reason: string | null;
   readonly replaced_by: number | null;
   readonly created_at: number;
+  /** Backfilled by schema version 5 and written with every key since; read as `coalesce(lineage, id)`. */
+  readonly lineage: number;
+  readonly ended_by: string | null;
+  /** Its product's staging patterns, a JSON array (products.staging). */
+  readonly staging: string;
 }
 
 export interface DomainRow {
@@ -32,7 +38,12 @@ export interface ProductRow {
   readonly author: string;
   readonly name: string;
   readonly created_at: number;
+  /** A JSON array of patterns (CHECK json_type = 'array'). */
+  readonly staging: string;
 }
+
+/** The columns of a ProductRow, for every read of `products`. */
+export const PRODUCT_COLUMNS = 'id, author, name, created_at, staging';
 
 export interface AuthorRow {
   readonly id: string;
@@ -68,7 +79,13 @@ export function toBoundDomain(row: DomainRow): BoundDomain {
 }
 
 export function toProductRecord(row: ProductRow): ProductRecord {
-  return { id: row.id, author: row.author, name: row.name, createdAt: row.created_at };
+  return {
+    id: row.id,
+    author: row.author,
+    name: row.name,
+    createdAt: row.created_at,
+    staging: storedStaging(row.id, JSON.parse(row.staging)),
+  };
 }
 
 export function toStoredKey(row: KeyRow, opens: readonly string[], domains: readonly DomainRow[]): StoredKey {
@@ -87,5 +104,8 @@ export function toStoredKey(row: KeyRow, opens: readonly string[], domains: read
     createdAt: row.created_at,
     opens,
     domains: domains.map(toBoundDomain),
+    lineage: formatRowId(row.lineage),
+    endedBy: storedKeyEndedBy(row.id, row.ended_by),
+    staging: storedStaging(row.product_id, JSON.parse(row.staging)),
   };
 }

@@ -8,7 +8,7 @@ import { openSqliteStore } from './open-sqlite-store.js';
 const T = 1_790_000_000;
 
 async function endpointsAndEvents(store: Store, endpoints: number, events: number): Promise<void> {
-  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T });
+  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T, staging: [] });
   for (let i = 0; i < endpoints; i += 1) {
     await store.addWebhookEndpoint({
       id: `wh_${i}`,

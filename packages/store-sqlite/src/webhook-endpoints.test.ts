@@ -57,7 +57,7 @@ describe('webhook endpoints in SQLite (docs/protocol.md#webhooks)', () => {
   it('deletes an endpoint with its secrets, deliveries and attempts (ON DELETE CASCADE); the event stays', async () => {
     const store = openSqliteStore({ file });
     await store.addAuthor({ id: 'alice', name: 'Alice', createdAt: T });
-    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T, staging: [] });
     await addEndpoint(store, 'wh_gone', 'whsec_test_gone');
     await addEndpoint(store, 'wh_kept', 'whsec_test_kept');
     expect(await store.rotateWebhookSecret('wh_gone', 'whsec_test_gone_2', T + 86400)).toBe(true);
@@ -96,7 +96,7 @@ describe('webhook endpoints in SQLite (docs/protocol.md#webhooks)', () => {
     const logger = recordingLogger();
     const store = openSqliteStore({ file, logger });
     await store.addAuthor({ id: 'alice', name: 'Alice', createdAt: T });
-    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T });
+    await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: T, staging: [] });
     await addEndpoint(store, 'wh_1', 'whsec_SECRET_ONE');
     await store.rotateWebhookSecret('wh_1', 'whsec_SECRET_TWO', T + 86400);
     const body = '{"data":{"cle":"BODY-KEY-TEXT"}}';

@@ -30,6 +30,6 @@ export function dayOf(at: number): number {
   return Math.floor(at / 86400);
 }
 
-export function product(id: string, author = 'alice', createdAt = T0): ProductRecord {
-  return { id, author, name: `Product ${id}`, createdAt };
+export function product(id: string, author = 'alice', createdAt = T0, staging: readonly string[] = []): ProductRecord {
+  return { id, author, name: `Product ${id}`, createdAt, staging };
 }

@@ -4,6 +4,8 @@ import { activityContract } from './contract-activity.js';
 import { authorsContract } from './contract-authors.js';
 import { product, T0 } from './contract-context.js';
 import type { ContractContext, StoredLogRow } from './contract-context.js';
+import { lineageContract } from './contract-lineage.js';
+import { stagingContract } from './contract-staging.js';
 import { webhooksContract } from './contract-webhooks.js';
 
 export type { StoredLogRow } from './contract-context.js';
@@ -104,7 +106,9 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
 
       it("answers 'exists' for a taken id and keeps the first product", async () => {
         await store.addProduct(product('theme'));
-        expect(await store.addProduct({ id: 'theme', author: 'bob', name: 'Other', createdAt: T0 + 5 })).toEqual({
+        expect(
+          await store.addProduct({ id: 'theme', author: 'bob', name: 'Other', createdAt: T0 + 5, staging: [] }),
+        ).toEqual({
           result: 'exists',
         });
         expect(await store.getProduct('theme')).toEqual(product('theme'));
@@ -140,6 +144,9 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
           createdAt: T0,
           opens: ['theme'],
           domains: [],
+          lineage: id,
+          endedBy: null,
+          staging: [],
         };
         expect(await store.findKeyByHash(key.hash)).toEqual(expected);
         expect(await store.findKeyById(id)).toEqual(expected);
@@ -532,6 +539,8 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
     activityContract(context);
     authorsContract(context);
     webhooksContract(context);
+    stagingContract(context);
+    lineageContract(context);
 
     describe('ping and close', () => {
       it('pings an open store, and rejects (never throws synchronously) once it is closed', async () => {
