@@ -22,6 +22,7 @@ export type {
   NewTokenView,
   NewWebhookView,
   ProductSummary,
+  ProductView,
   RevokedKey,
   RotatedSecretView,
   TokenView,
@@ -40,6 +41,31 @@ export interface ProductInput {
   readonly name: string;
   /** Required of the operator; an author token may leave it out (docs/protocol.md#authors). */
   readonly author?: string;
+  /** Staging host patterns (docs/protocol.md#staging-hosts); left out when none is typed. */
+  readonly staging?: readonly string[];
+}
+
+/** `PATCH admin/products/:id`: each field given replaces the stored one (at least one). */
+export interface ProductChange {
+  readonly name?: string;
+  /** The whole list: [] clears it. */
+  readonly staging?: readonly string[];
+}
+
+/**
+ * The answer of `POST admin/keys/:cle/buyer-link` (docs/protocol.md#buyer-links): the buyer's page,
+ * its token inside, shown once; and when the link dies.
+ */
+export interface BuyerLinkView {
+  readonly url: string;
+  /** ISO 8601. */
+  readonly expires: string;
+}
+
+/** `POST admin/keys/:cle/buyer-link` (docs/protocol.md#buyer-links). */
+export interface BuyerLinkBody {
+  /** Seconds the link lives, at most 30 days; the service's default (one day) when left out. */
+  readonly ttl?: number;
 }
 
 export interface IssueKeyBody {

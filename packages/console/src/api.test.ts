@@ -126,6 +126,21 @@ describe('the admin API client, over real HTTP on loopback', () => {
     expect(JSON.parse(added?.body ?? '')).toEqual({ url: 'https://shop.example/h', events: ['key.issued'] });
   });
 
+  it('a product’s change is a PATCH of its JSON (docs/protocol.md#staging-hosts), the id percent-encoded', async () => {
+    const api = createApi({ base, token: TOKEN });
+    await api.updateProduct('a b', { staging: ['*.example.dev'] }).catch(() => undefined);
+    expect(`${seen[0]?.method} ${seen[0]?.url}`).toBe('PATCH /stage/admin/products/a%20b');
+    expect(seen[0]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ staging: ['*.example.dev'] });
+  });
+
+  it('a buyer link is asked for the key as its path segment, its ttl in the body', async () => {
+    const api = createApi({ base, token: TOKEN });
+    await api.buyerLink('ABCDE-FGHIJ', { ttl: 604_800 }).catch(() => undefined);
+    expect(`${seen[0]?.method} ${seen[0]?.url}`).toBe('POST /stage/admin/keys/ABCDE-FGHIJ/buyer-link');
+    expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ ttl: 604_800 });
+  });
+
   it('turns a problem into an ApiError with its status and problem; its message names neither key nor token', async () => {
     const error = await createApi({ base, token: TOKEN })
       .showKey('SECRET-KEY-1')

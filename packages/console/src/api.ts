@@ -2,6 +2,8 @@ import { ApiError, asProblem, retryAfterSeconds } from './api-error.js';
 import type {
   ActivityView,
   AuthorView,
+  BuyerLinkBody,
+  BuyerLinkView,
   InstallationsView,
   IssuedKey,
   IssueKeyBody,
@@ -9,8 +11,10 @@ import type {
   MeView,
   NewTokenView,
   NewWebhookView,
+  ProductChange,
   ProductInput,
   ProductSummary,
+  ProductView,
   RevokedKey,
   RotatedSecretView,
   TokenView,
@@ -30,7 +34,7 @@ export interface ApiOptions {
   readonly fetch?: typeof fetch;
 }
 
-type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
  * One path segment, percent-encoded. A segment of dots alone would be resolved away by the URL
@@ -92,7 +96,9 @@ export function createApi(options: ApiOptions) {
   return {
     me: () => get<MeView>('me'),
     listProducts: () => get<{ products: ProductSummary[] }>('products'),
-    addProduct: (input: ProductInput) => post<ProductSummary>('products', input),
+    addProduct: (input: ProductInput) => post<ProductView>('products', input),
+    updateProduct: (id: string, change: ProductChange) =>
+      call<ProductView>(options, 'PATCH', `products/${segment(id)}`, change),
     installations: (id: string) => get<InstallationsView>(`products/${segment(id)}/installations`),
     activity: (id: string, days: number) => get<ActivityView>(`products/${segment(id)}/activity?days=${days}`),
     issueKey: (input: IssueKeyBody) => post<IssuedKey>('keys', input),
@@ -100,6 +106,7 @@ export function createApi(options: ApiOptions) {
     regenerateKey: (cle: string) => post<{ cle: string }>(`${key(cle)}/regenerate`),
     transferKey: (cle: string, input: TransferBody) => post<{ cle: string }>(`${key(cle)}/transfer`, input),
     revokeKey: (cle: string, reason?: string) => post<RevokedKey>(`${key(cle)}/revoke`, reason ? { reason } : {}),
+    buyerLink: (cle: string, input: BuyerLinkBody) => post<BuyerLinkView>(`${key(cle)}/buyer-link`, input),
     listAuthors: () => get<{ authors: AuthorView[] }>('authors'),
     addAuthor: (input: { id: string; name: string }) => post<AuthorView>('authors', input),
     listTokens: (author: string) => get<{ tokens: TokenView[] }>(tokens(author)),

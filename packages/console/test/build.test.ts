@@ -69,7 +69,9 @@ describe('the built console', () => {
 
   it('the script is minified, fetches nothing from elsewhere, and logs nothing', () => {
     const js = body('console.js');
-    expect(js.split('\n').length).toBeLessThan(5);
+    // A few lines only: esbuild writes a string's "\n" as a real line break inside a template
+    // literal (the CSV's rows, the staging box's lines), never one line per statement.
+    expect(js.split('\n').length).toBeLessThan(8);
     expect(js.startsWith('/*! Preact | MIT License')).toBe(true);
     const urls = js.match(/https?:\/\/[^"'`\s)]+/g) ?? [];
     expect(urls.filter((u) => !u.startsWith('http://www.w3.org/'))).toEqual([]);

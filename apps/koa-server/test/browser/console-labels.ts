@@ -31,6 +31,9 @@ export interface Labels {
   readonly productName: string;
   readonly productAuthor: string;
   readonly productInstallations: string;
+  /** The products table's column of staging host patterns, and its cell when a product has none. */
+  readonly productStaging: string;
+  readonly productStagingNone: string;
   readonly createProduct: string;
   productCreated(id: string): string;
   productTitle(id: string): string;
@@ -172,6 +175,8 @@ const en: Labels = {
   productName: 'Name',
   productAuthor: 'Author',
   productInstallations: 'Installations',
+  productStaging: 'Staging hosts',
+  productStagingNone: 'None',
   createProduct: 'Create the product',
   productCreated: (id) => `Product ${id} created.`,
   productTitle: (id) => `Product ${id}`,
@@ -306,6 +311,8 @@ const fr: Labels = {
   productName: 'Nom',
   productAuthor: 'Auteur',
   productInstallations: 'Installations',
+  productStaging: 'Hôtes de préproduction',
+  productStagingNone: 'Aucun',
   createProduct: 'Créer le produit',
   productCreated: (id) => `Produit ${id} créé.`,
   productTitle: (id) => `Produit ${id}`,

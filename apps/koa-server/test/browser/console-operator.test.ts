@@ -173,6 +173,7 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as the operator
         [ui.productName]: 'Mon thème',
         [ui.productAuthor]: 'atelier',
         [ui.productInstallations]: '0',
+        [ui.productStaging]: ui.productStagingNone,
       });
     await checkPage(tab, 'en-products');
     await closeClean(tab, suite.secrets);

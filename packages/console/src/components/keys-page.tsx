@@ -1,6 +1,7 @@
 import { useId, useState } from 'preact/hooks';
 import type { KeyView } from '../api-types.js';
 import { useApp } from './app-context.js';
+import { BuyerLink } from './buyer-link.js';
 import { Field } from './field.js';
 import { KeyActions } from './key-actions.js';
 import { KeyDetails } from './key-details.js';
@@ -14,7 +15,7 @@ interface Found {
 }
 
 /**
- * Find a key and act on it. The key goes to the service as the path segment of `GET admin/keys/:cle`
+ * Find a key and act on it, or make a buyer link for it while it lives. The key goes to the service as the path segment of `GET admin/keys/:cle`
  * (percent-encoded), as docs/protocol.md#administration defines; it never enters the hash route.
  */
 export function KeysPage() {
@@ -49,6 +50,7 @@ export function KeysPage() {
         <>
           <KeyDetails view={found.view} />
           <KeyActions cle={found.cle} view={found.view} onChanged={refresh} />
+          {found.view.status === 'active' ? <BuyerLink key={found.cle} cle={found.cle} hint={found.view.hint} /> : null}
         </>
       )}
     </>

@@ -1,12 +1,16 @@
 import { useId, useState } from 'preact/hooks';
-import type { ProductInput } from '../api-types.js';
+import { productBody } from '../product-body.js';
 import { useApp } from './app-context.js';
 import { Field } from './field.js';
+import { StagingField } from './staging-field.js';
 import { useAction } from './use-action.js';
 
 /**
  * Create a product. The operator names its author; an author's token creates its own product, so
- * the field is not offered (docs/protocol.md#authors).
+ * the field is not offered (docs/protocol.md#authors). Its staging hosts are optional
+ * (docs/protocol.md#staging-hosts); a refused one comes back as the 400 in the alert region, whose
+ * detail names the field, as for the other fields of the form (the problem does not say which
+ * field in a way to match on, docs/protocol.md#errors).
  */
 export function ProductForm({ onCreated }: { readonly onCreated: () => void }) {
   const { t, api, me, succeed } = useApp();
@@ -15,15 +19,16 @@ export function ProductForm({ onCreated }: { readonly onCreated: () => void }) {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [author, setAuthor] = useState('');
+  const [staging, setStaging] = useState('');
   const submit = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      const input: ProductInput = me.role === 'operator' ? { id, name, author } : { id, name };
-      const created = await api.addProduct(input);
+      const created = await api.addProduct(productBody({ id, name, author, staging }, me.role));
       succeed(t('products.created', { id: created.id }));
       setId('');
       setName('');
       setAuthor('');
+      setStaging('');
       onCreated();
     });
   };
@@ -43,6 +48,7 @@ export function ProductForm({ onCreated }: { readonly onCreated: () => void }) {
             verbatim
           />
         ) : null}
+        <StagingField value={staging} onValue={setStaging} />
         <div class="actions">
           <button type="submit">{t('products.createButton')}</button>
         </div>

@@ -7,6 +7,23 @@ import { ProductForm } from './product-form.js';
 import { TableWrap } from './table-wrap.js';
 import { useLoad } from './use-load.js';
 
+/** A product's staging host patterns, one a line, or "None". */
+function StagingCell({ patterns }: { readonly patterns: readonly string[] }) {
+  const { t } = useApp();
+  if (patterns.length === 0) return <td>{t('products.stagingNone')}</td>;
+  return (
+    <td>
+      <ul class="patterns">
+        {patterns.map((pattern) => (
+          <li key={pattern}>
+            <code>{pattern}</code>
+          </li>
+        ))}
+      </ul>
+    </td>
+  );
+}
+
 function ProductsTable({ products }: { readonly products: readonly ProductSummary[] | null }) {
   const { t } = useApp();
   const captionId = useId();
@@ -22,12 +39,13 @@ function ProductsTable({ products }: { readonly products: readonly ProductSummar
             <th scope="col" class="number">
               {t('products.installations')}
             </th>
+            <th scope="col">{t('products.staging')}</th>
           </tr>
         </thead>
         <tbody>
           {products?.length === 0 ? (
             <tr>
-              <td colSpan={4}>{t('products.none')}</td>
+              <td colSpan={5}>{t('products.none')}</td>
             </tr>
           ) : null}
           {(products ?? []).map((product) => (
@@ -38,6 +56,7 @@ function ProductsTable({ products }: { readonly products: readonly ProductSummar
               <td>{product.name}</td>
               <td>{product.author}</td>
               <td class="number">{product.installations}</td>
+              <StagingCell patterns={product.staging} />
             </tr>
           ))}
         </tbody>
@@ -46,7 +65,10 @@ function ProductsTable({ products }: { readonly products: readonly ProductSummar
   );
 }
 
-/** The products this token reaches, with their installation counts, and the form to create one. */
+/**
+ * The products this token reaches, with their installation counts and staging hosts, and the form
+ * to create one; a product's own page edits its staging hosts.
+ */
 export function ProductsPage() {
   const { t, api } = useApp();
   const list = useLoad(() => api.listProducts(), [api]);

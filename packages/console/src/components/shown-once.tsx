@@ -17,6 +17,8 @@ export function ShownOnce(props: {
   readonly onDone: () => void;
   /** What to know about it, under the field (a webhook secret: until when the previous one signs, how to verify). */
   readonly children?: ComponentChildren;
+  /** The field's lines: 2 hold a key, a token or a secret; a buyer link's URL needs more. */
+  readonly rows?: number;
 }) {
   const { t, succeed, clearNotices } = useApp();
   const id = useId();
@@ -47,7 +49,7 @@ export function ShownOnce(props: {
         ref={field}
         class="secret"
         readOnly
-        rows={2}
+        rows={props.rows ?? 2}
         spellcheck={false}
         aria-describedby={`${id}-warning`}
         value={props.value}

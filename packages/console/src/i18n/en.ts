@@ -53,6 +53,16 @@ export const en = {
   'products.create': 'Create a product',
   'products.createButton': 'Create the product',
   'products.created': 'Product {id} created.',
+  'products.staging': 'Staging hosts',
+  'products.stagingNone': 'None',
+  'staging.title': 'Staging hosts',
+  'staging.intro':
+    'A site on one of these hosts gets a trial answer (essai) and takes none of the key’s sites. The usual staging domains of well-known hosting providers, and local and test hosts, are known already.',
+  'staging.field': 'Staging host patterns',
+  'staging.hint':
+    'Optional. One per line: a host name (staging.example.com), or one whose first label holds one * (*.example.dev, staging-*.example.com).',
+  'staging.save': 'Save the staging hosts',
+  'staging.saved': 'Staging hosts of {id} saved: {count}.',
 
   'product.title': 'Product {id}',
   'product.summary': '{name}, by {author}',
@@ -144,6 +154,16 @@ export const en = {
   'actions.regenerated': 'Key regenerated. Copy the new key now: it will not be shown again.',
   'actions.transferred': 'Key transferred. Copy the new key now: it will not be shown again.',
   'actions.revoked': 'Key …{hint} revoked ({date}).',
+  'buyerLink.title': 'Buyer link',
+  'buyerLink.intro':
+    'A private page for the buyer, without an account: the key’s product, status and domains, and a way to move a site to a new domain or free one. Send it to the buyer only: whoever has the link can transfer the key.',
+  'buyerLink.ttl': 'Valid for',
+  'buyerLink.oneDay': '1 day',
+  'buyerLink.days': '{days} days',
+  'buyerLink.button': 'Create a buyer link',
+  'buyerLink.created': 'Buyer link created. Copy it now: it will not be shown again.',
+  'buyerLink.until': 'Valid until {date}. A new link can be created at any time; the key’s end ends its links.',
+  'once.buyerLink': 'Buyer link for key …{hint}',
 
   'dialog.cancel': 'Cancel',
   'confirm.regenerate.title': 'Regenerate this key?',

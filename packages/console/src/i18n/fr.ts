@@ -55,6 +55,16 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
   'products.create': 'Créer un produit',
   'products.createButton': 'Créer le produit',
   'products.created': 'Produit {id} créé.',
+  'products.staging': 'Hôtes de préproduction',
+  'products.stagingNone': 'Aucun',
+  'staging.title': 'Hôtes de préproduction',
+  'staging.intro':
+    'Un site sur l’un de ces hôtes reçoit une réponse d’essai (essai) et ne prend aucun des sites de la clé. Les domaines de préproduction habituels des grands hébergeurs, et les hôtes locaux et de test, sont déjà connus.',
+  'staging.field': 'Motifs d’hôtes de préproduction',
+  'staging.hint':
+    'Facultatif. Un par ligne : un nom d’hôte (staging.example.com), ou un nom dont le premier label contient une * (*.example.dev, staging-*.example.com).',
+  'staging.save': 'Enregistrer les hôtes de préproduction',
+  'staging.saved': 'Hôtes de préproduction de {id} enregistrés : {count}.',
 
   'product.title': 'Produit {id}',
   'product.summary': '{name}, par {author}',
@@ -146,6 +156,17 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
   'actions.regenerated': 'Clé régénérée. Copiez la nouvelle clé maintenant : elle ne sera plus affichée.',
   'actions.transferred': 'Clé transférée. Copiez la nouvelle clé maintenant : elle ne sera plus affichée.',
   'actions.revoked': 'Clé …{hint} révoquée ({date}).',
+  'buyerLink.title': 'Lien acheteur',
+  'buyerLink.intro':
+    'Une page privée pour l’acheteur, sans compte : le produit, l’état et les domaines de la clé, et de quoi déplacer un site vers un nouveau domaine ou en libérer un. Envoyez-le à l’acheteur seulement : quiconque a le lien peut transférer la clé.',
+  'buyerLink.ttl': 'Valable pendant',
+  'buyerLink.oneDay': '1 jour',
+  'buyerLink.days': '{days} jours',
+  'buyerLink.button': 'Créer un lien acheteur',
+  'buyerLink.created': 'Lien acheteur créé. Copiez-le maintenant : il ne sera plus affiché.',
+  'buyerLink.until':
+    'Valable jusqu’au {date}. Un nouveau lien peut être créé à tout moment ; la fin de la clé met fin à ses liens.',
+  'once.buyerLink': 'Lien acheteur pour la clé …{hint}',
 
   'dialog.cancel': 'Annuler',
   'confirm.regenerate.title': 'Régénérer cette clé ?',
