@@ -33,6 +33,7 @@ describe('runAdminAction', () => {
       id: 'theme',
       author: 'me',
       name: 'Thème',
+      staging: [],
     });
     const issued = await run(keyAdmin, ['key', 'issue', '--produit', 'theme', '--kind', 'buyer', '--sites', '2']);
     expect(issued).toMatchObject({ produit: 'theme', kind: 'buyer', sites: 2, expire: null });
@@ -50,6 +51,23 @@ describe('runAdminAction', () => {
     expect(await run(keyAdmin, ['key', 'show', regenerated])).toMatchObject({ status: 'revocation', reason: 'fraud' });
     expect(await run(keyAdmin, ['installations', 'theme'])).toMatchObject({ produit: 'theme', count: 0 });
     expect(await run(keyAdmin, ['purge'])).toEqual({ erased: 0 });
+  });
+
+  it("sets a product's staging patterns: product add --staging, then product staging (docs/protocol.md#staging-hosts)", async () => {
+    const keyAdmin = admin();
+    const argv = ['product', 'add', 'theme', '--author', 'me', '--name', 'T', '--staging', '*.Recette.fr'];
+    expect(await run(keyAdmin, argv)).toMatchObject({ staging: ['*.recette.fr'] });
+    expect(await run(keyAdmin, ['product', 'staging', 'theme', 'preview-*.a.fr', '*.recette.fr'])).toEqual({
+      id: 'theme',
+      author: 'me',
+      name: 'T',
+      staging: ['preview-*.a.fr', '*.recette.fr'],
+    });
+    expect(await run(keyAdmin, ['product', 'staging', 'theme'])).toMatchObject({ staging: [] });
+    const error = await run(keyAdmin, ['product', 'staging', 'theme', 'a.*.fr']).catch((caught: unknown) => caught);
+    expect(isAdminError(error) && error.message).toMatch(/^staging: ./);
+    const missing = await run(keyAdmin, ['product', 'staging', 'nothing', '*.a.fr']).catch((caught: unknown) => caught);
+    expect(isAdminError(missing) && missing.message).toBe('no product nothing');
   });
 
   it('runs the author commands as the operator (docs/protocol.md#authors)', async () => {

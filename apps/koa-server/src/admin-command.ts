@@ -1,6 +1,7 @@
 import type { KeyAdmin } from '@licence/service';
 import { assertNever } from './assert-never.js';
 import type { AdminAction } from './cli-args.js';
+import { StartupError } from './startup-error.js';
 
 /**
  * A CLI admin command run through the service's own key administration (`createKeyAdmin`), the
@@ -10,10 +11,17 @@ import type { AdminAction } from './cli-args.js';
  * unavailable) propagates to the caller. The answer is the admin API's JSON body (for
  * `author revoke-token` and `webhook remove`, whose HTTP answer is an empty 204, what was removed).
  */
-export function runAdminAction(admin: KeyAdmin, action: AdminAction): Promise<unknown> {
+export function runAdminAction(admin: KeyAdmin, action: AdminAction, publicUrl?: string): Promise<unknown> {
   switch (action.name) {
     case 'product add':
-      return admin.addProduct({ id: action.id, author: action.author, name: action.productName });
+      return admin.addProduct({
+        id: action.id,
+        author: action.author,
+        name: action.productName,
+        staging: action.staging,
+      });
+    case 'product staging':
+      return admin.updateProduct(action.id, { staging: action.staging });
     case 'key issue':
       return admin.issueKey({ produit: action.produit, kind: action.kind, sites: action.sites, expire: action.expire });
     case 'key show':
@@ -24,6 +32,8 @@ export function runAdminAction(admin: KeyAdmin, action: AdminAction): Promise<un
       return admin.transferKey(action.cle, { from: action.from, to: action.to });
     case 'key revoke':
       return admin.revokeKey(action.cle, { reason: action.reason });
+    case 'key buyer-link':
+      return buyerLink(admin, action, publicUrl);
     case 'installations':
       return admin.installations(action.produit);
     case 'purge':
@@ -51,6 +61,26 @@ export function runAdminAction(admin: KeyAdmin, action: AdminAction): Promise<un
     default:
       return assertNever(action);
   }
+}
+
+/**
+ * docs/protocol.md#buyer-links: the link is built on `--base`, else on LICENCE_PUBLIC_URL
+ * (`publicUrl`); with neither, one line says so (the CLI has no request whose Host it could take).
+ */
+function buyerLink(
+  admin: KeyAdmin,
+  action: Extract<AdminAction, { readonly name: 'key buyer-link' }>,
+  publicUrl: string | undefined,
+): Promise<unknown> {
+  const base = action.base ?? publicUrl;
+  if (base === undefined) {
+    return Promise.reject(
+      new StartupError(
+        'key buyer-link: no public URL to build the link on; set LICENCE_PUBLIC_URL (docs/protocol.md#buyer-links) or give --base <url>',
+      ),
+    );
+  }
+  return admin.buyerLink(action.cle, base, { ttl: action.ttl });
 }
 
 /** DELETE /admin/authors/:id/tokens/:tokenId answers 204 and no body; the CLI says what it revoked. */

@@ -45,6 +45,56 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     expect(parseCliArgs(['product', 'add', 'theme', '--author', 'me']).kind).toBe('usage');
   });
 
+  it('product add --staging: a comma list of patterns, split and trimmed (docs/protocol.md#staging-hosts)', () => {
+    const argv = [
+      'product',
+      'add',
+      'theme',
+      '--author',
+      'me',
+      '--name',
+      'T',
+      '--staging',
+      ' *.recette.fr, staging-*.a.fr ',
+    ];
+    expect(parseCliArgs(argv)).toEqual({
+      kind: 'admin',
+      json: false,
+      action: {
+        name: 'product add',
+        id: 'theme',
+        author: 'me',
+        productName: 'T',
+        staging: ['*.recette.fr', 'staging-*.a.fr'],
+      },
+    });
+    const none = parseCliArgs(['product', 'add', 'theme', '--author', 'me', '--name', 'T', '--staging', ' ']);
+    expect(none.kind === 'admin' && none.action).toMatchObject({ staging: [] });
+    // An empty entry is kept for key administration to refuse, as LICENCE_STAGING_HOSTS refuses one.
+    const empty = parseCliArgs(['product', 'add', 'theme', '--author', 'me', '--name', 'T', '--staging', 'a.fr,']);
+    expect(empty.kind === 'admin' && empty.action).toMatchObject({ staging: ['a.fr', ''] });
+  });
+
+  it('product staging <id> [pattern ...]: the whole list, none clears it', () => {
+    expect(parseCliArgs(['product', 'staging', 'theme', '*.recette.fr', 'staging-*.a.fr', '--json'])).toEqual({
+      kind: 'admin',
+      json: true,
+      action: { name: 'product staging', id: 'theme', staging: ['*.recette.fr', 'staging-*.a.fr'] },
+    });
+    expect(parseCliArgs(['product', 'staging', 'theme'])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'product staging', id: 'theme', staging: [] },
+    });
+    expect(parseCliArgs(['product', 'staging'])).toEqual({
+      kind: 'usage',
+      message:
+        'product staging: expected <id> [pattern ...], got 0 (usage: pnpm licence product staging <id> [pattern ...] [--json]  (the whole list; no pattern clears it))',
+    });
+    const group = parseCliArgs(['product']);
+    expect(group.kind === 'help' && group.text).toContain('licence product staging <id> [pattern ...]');
+  });
+
   it('key issue with every option', () => {
     expect(
       parseCliArgs([
@@ -147,6 +197,29 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
       kind: 'admin',
       json: false,
       action: { name: 'key revoke', cle: NORMALISED, reason: 'fraud' },
+    });
+  });
+
+  it('key buyer-link: --ttl in whole seconds, --base a public URL (docs/protocol.md#buyer-links)', () => {
+    expect(parseCliArgs(['key', 'buyer-link', KEY])).toEqual({
+      kind: 'admin',
+      json: false,
+      action: { name: 'key buyer-link', cle: NORMALISED },
+    });
+    expect(
+      parseCliArgs(['key', 'buyer-link', KEY, '--ttl', '3600', '--base', 'https://Licences.Exemple.fr/', '--json']),
+    ).toEqual({
+      kind: 'admin',
+      json: true,
+      action: { name: 'key buyer-link', cle: NORMALISED, ttl: 3600, base: 'https://licences.exemple.fr' },
+    });
+    expect(parseCliArgs(['key', 'buyer-link', KEY, '--ttl', '1h'])).toEqual({
+      kind: 'usage',
+      message: 'key buyer-link: --ttl must be a whole number of seconds, got "1h"',
+    });
+    expect(parseCliArgs(['key', 'buyer-link', KEY, '--base', 'licences.exemple.fr'])).toEqual({
+      kind: 'usage',
+      message: 'key buyer-link: --base expected an absolute http:// or https:// URL',
     });
   });
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { errorMessage, isValidationError, KEY_KINDS, normalizeKey, type KeyKind } from '@licence/core';
-import { parseDateTime, WEBHOOK_EVENT_TYPES } from '@licence/service';
+import { normalisePublicUrl, parseDateTime, publicUrlFault, WEBHOOK_EVENT_TYPES } from '@licence/service';
 import type { WebhookEventType } from '@licence/service';
 import { assertNever } from './assert-never.js';
 import {
@@ -22,7 +22,15 @@ import {
  */
 
 export type AdminAction =
-  | { readonly name: 'product add'; readonly id: string; readonly author: string; readonly productName: string }
+  | {
+      readonly name: 'product add';
+      readonly id: string;
+      readonly author: string;
+      readonly productName: string;
+      /** docs/protocol.md#staging-hosts: the patterns of `--staging`; absent when not given. */
+      readonly staging?: readonly string[];
+    }
+  | { readonly name: 'product staging'; readonly id: string; readonly staging: readonly string[] }
   | {
       readonly name: 'key issue';
       readonly produit: string;
@@ -35,6 +43,14 @@ export type AdminAction =
   | { readonly name: 'key regenerate'; readonly cle: string }
   | { readonly name: 'key transfer'; readonly cle: string; readonly from?: string; readonly to?: string }
   | { readonly name: 'key revoke'; readonly cle: string; readonly reason?: string }
+  | {
+      readonly name: 'key buyer-link';
+      readonly cle: string;
+      /** docs/protocol.md#buyer-links: seconds; absent, the service's default (a day). */
+      readonly ttl?: number;
+      /** `--base`: the public URL to build the link on, normalised; absent, LICENCE_PUBLIC_URL's. */
+      readonly base?: string;
+    }
   | { readonly name: 'installations'; readonly produit: string }
   | { readonly name: 'purge' }
   | { readonly name: 'author add'; readonly id: string; readonly authorName: string }
@@ -68,6 +84,8 @@ interface Args {
   option(name: string): string | undefined;
   flag(name: string): boolean;
   positional(index: number): string;
+  /** The positionals after the spec's fixed ones (`rest`); [] when none. */
+  rest(): readonly string[];
 }
 
 export function parseCliArgs(argv: readonly string[]): CliCommand {
@@ -96,6 +114,8 @@ function dispatch(name: CommandName, args: Args): CliCommand {
       return { kind: 'token', json: args.json };
     case 'product add':
       return productAdd(args);
+    case 'product staging':
+      return admin({ name, id: args.positional(0), staging: args.rest() }, args.json);
     case 'key issue':
       return keyIssue(args);
     case 'key show':
@@ -105,6 +125,8 @@ function dispatch(name: CommandName, args: Args): CliCommand {
       return keyTransfer(args);
     case 'key revoke':
       return keyRevoke(args);
+    case 'key buyer-link':
+      return keyBuyerLink(args);
     case 'installations':
       return admin({ name, produit: args.positional(0) }, args.json);
     case 'purge':
@@ -149,8 +171,10 @@ function readArgs(name: CommandName, rest: readonly string[]): Args | CliCommand
     return usage(`${name}: ${message} (usage: ${spec.usage})`);
   }
   if (values.help === true) return { kind: 'help', text: `Usage: ${spec.usage}\n` };
-  if (positionals.length !== spec.positionals.length) {
-    const expected = spec.positionals.length === 0 ? 'no argument' : spec.positionals.map((n) => `<${n}>`).join(' ');
+  const fixed = spec.positionals.length;
+  if (spec.rest === undefined ? positionals.length !== fixed : positionals.length < fixed) {
+    const names = spec.positionals.map((n) => `<${n}>`).join(' ');
+    const expected = fixed === 0 ? 'no argument' : spec.rest === undefined ? names : `${names} [${spec.rest} ...]`;
     return usage(`${name}: expected ${expected}, got ${positionals.length} (usage: ${spec.usage})`);
   }
   return {
@@ -163,6 +187,7 @@ function readArgs(name: CommandName, rest: readonly string[]): Args | CliCommand
     },
     flag: (option) => values[option] === true,
     positional: (index) => positionals[index] ?? '',
+    rest: () => positionals.slice(fixed),
   };
 }
 
@@ -175,13 +200,32 @@ function keygen(args: Args): CliCommand {
   return { kind: 'keygen', ...(out === undefined ? {} : { out }), printSeed, json: args.json };
 }
 
+/**
+ * `--staging` is a comma-separated list of host patterns (docs/protocol.md#staging-hosts), split
+ * and trimmed here as LICENCE_STAGING_HOSTS is (a blank list is none); each pattern's rule, an
+ * empty entry included, is key administration's, with its messages.
+ */
 function productAdd(args: Args): CliCommand {
   const author = args.option('author');
   const productName = args.option('name');
   if (author === undefined || productName === undefined) {
     return usage(`product add: --author and --name are required (usage: ${args.spec.usage})`);
   }
-  return admin({ name: 'product add', id: args.positional(0), author, productName }, args.json);
+  const stagingText = args.option('staging');
+  const staging =
+    stagingText === undefined
+      ? undefined
+      : stagingText.trim() === ''
+        ? []
+        : stagingText.split(',').map((part) => part.trim());
+  const action: AdminAction = {
+    name: 'product add',
+    id: args.positional(0),
+    author,
+    productName,
+    ...(staging === undefined ? {} : { staging }),
+  };
+  return admin(action, args.json);
 }
 
 function authorAdd(args: Args): CliCommand {
@@ -267,6 +311,26 @@ function keyTransfer(args: Args): CliCommand {
     cle,
     ...(from === undefined ? {} : { from }),
     ...(to === undefined ? {} : { to }),
+  }));
+}
+
+/**
+ * `--ttl` is a whole number of seconds and `--base` a public URL (the rule of LICENCE_PUBLIC_URL), or
+ * it is a usage error; the ttl's range is key administration's, with its message.
+ */
+function keyBuyerLink(args: Args): CliCommand {
+  const ttlText = args.option('ttl');
+  if (ttlText !== undefined && !/^[0-9]{1,9}$/.test(ttlText)) {
+    return usage(`key buyer-link: --ttl must be a whole number of seconds, got "${ttlText}"`);
+  }
+  const base = args.option('base');
+  const fault = base === undefined ? null : publicUrlFault(base);
+  if (base !== undefined && fault !== null) return usage(`key buyer-link: --base ${fault}`);
+  return withKey(args, (cle) => ({
+    name: 'key buyer-link',
+    cle,
+    ...(ttlText === undefined ? {} : { ttl: Number(ttlText) }),
+    ...(base === undefined ? {} : { base: normalisePublicUrl(base) }),
   }));
 }
 

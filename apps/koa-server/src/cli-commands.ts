@@ -19,12 +19,15 @@ Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of 
   ${COMMAND} serve                                   start the HTTP service (embedded SQLite default)
   ${COMMAND} keygen --out FILE | --print-seed        make a new Ed25519 signing key, print its public key
   ${COMMAND} token                                   print a new admin token for LICENCE_ADMIN_TOKEN
-  ${COMMAND} product add <id> --author <a> --name <n>
+  ${COMMAND} product add <id> --author <a> --name <n> [--staging <pattern,...>]
+  ${COMMAND} product staging <id> [pattern ...]      set the product's staging host patterns; none clears them
   ${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]
   ${COMMAND} key show <cle>
   ${COMMAND} key regenerate <cle>
   ${COMMAND} key transfer <cle> [--from <host>] [--to <host>]
   ${COMMAND} key revoke <cle> [--reason <text>]
+  ${COMMAND} key buyer-link <cle> [--ttl <seconds>] [--base <url>]
+                                                       a link for the key's buyer (LICENCE_PUBLIC_URL or --base)
   ${COMMAND} installations <produit>
   ${COMMAND} purge                                   delete request-log entries (and IPs) older than 12 months
   ${COMMAND} author add <id> --name <n>
@@ -45,18 +48,23 @@ Options:
 
 Environment (docs/protocol.md#configuration): HOST, PORT, LICENCE_DATA_DIR, DATABASE_URL,
 LICENCE_SIGNING_KEY, LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL,
-LICENCE_WEBHOOK_ALLOW_PRIVATE.
+LICENCE_WEBHOOK_ALLOW_PRIVATE, LICENCE_STAGING_HOSTS, LICENCE_PUBLIC_URL,
+LICENCE_BUYER_TRANSFERS_PER_30_DAYS.
 Admin commands work on the store of LICENCE_DATA_DIR (default ./data), or of DATABASE_URL,
 directly, as the operator: no token needed. An author token (\`author token\`) opens the admin
 HTTP API and the console (/console) to that author's own products only (docs/protocol.md#authors).
 Webhook events (docs/protocol.md#webhooks): ${WEBHOOK_EVENT_TYPES.join(', ')}.
 An http or private-address webhook URL needs LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (CLI and server).
+A staging host pattern (docs/protocol.md#staging-hosts) is a host name whose leftmost label may
+hold one *: *.flywheelstaging.com, staging-*.kinsta.cloud. Quote it in a shell.
 Exit codes: 0 done, 1 error, 2 usage.
 `;
 
 export interface CommandSpec {
   readonly usage: string;
   readonly positionals: readonly string[];
+  /** The name of the any-number positionals that may follow `positionals` (`pattern ...`); none when absent. */
+  readonly rest?: string;
   readonly options: NonNullable<ParseArgsConfig['options']>;
 }
 
@@ -75,9 +83,15 @@ const COMMANDS = {
     options: JSON_OPTION,
   },
   'product add': {
-    usage: `${COMMAND} product add <id> --author <author> --name <name> [--json]`,
+    usage: `${COMMAND} product add <id> --author <author> --name <name> [--staging <pattern,...>] [--json]`,
     positionals: ['id'],
-    options: { ...JSON_OPTION, author: { type: 'string' }, name: { type: 'string' } },
+    options: { ...JSON_OPTION, author: { type: 'string' }, name: { type: 'string' }, staging: { type: 'string' } },
+  },
+  'product staging': {
+    usage: `${COMMAND} product staging <id> [pattern ...] [--json]  (the whole list; no pattern clears it)`,
+    positionals: ['id'],
+    rest: 'pattern',
+    options: JSON_OPTION,
   },
   'key issue': {
     usage: `${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]`,
@@ -101,6 +115,11 @@ const COMMANDS = {
     usage: `${COMMAND} key revoke <cle> [--reason <text>] [--json]`,
     positionals: ['cle'],
     options: { ...JSON_OPTION, reason: { type: 'string' } },
+  },
+  'key buyer-link': {
+    usage: `${COMMAND} key buyer-link <cle> [--ttl <seconds>] [--base <url>] [--json]  (the link opens the key's page to whoever has it)`,
+    positionals: ['cle'],
+    options: { ...JSON_OPTION, ttl: { type: 'string' }, base: { type: 'string' } },
   },
   installations: {
     usage: `${COMMAND} installations <produit> [--json]`,

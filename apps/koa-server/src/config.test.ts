@@ -33,6 +33,9 @@ describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
       maxConnections: undefined,
       maxConnectionsPerIp: 100,
       webhookAllowPrivate: false,
+      stagingHosts: [],
+      publicUrl: undefined,
+      buyerTransfersPer30Days: undefined,
     });
   });
 
@@ -204,6 +207,44 @@ describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
   it.each(['true', 'yes', 'on', '2', 'TRUE', '01'])('refuses %j in one line naming the variable', (raw) => {
     expect(errors(loadConfig({ LICENCE_WEBHOOK_ALLOW_PRIVATE: raw }, CWD))).toEqual([
       `LICENCE_WEBHOOK_ALLOW_PRIVATE: expected 1 (on) or 0 (off), got "${raw}"`,
+    ]);
+  });
+});
+
+describe('LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts)', () => {
+  it('reads a comma list of host patterns, normalised; empty is none', () => {
+    expect(
+      ok(loadConfig({ LICENCE_STAGING_HOSTS: '*.Recette.Exemple.fr., preview-*.exemple.net' }, CWD)).stagingHosts,
+    ).toEqual(['*.recette.exemple.fr', 'preview-*.exemple.net']);
+    expect(ok(loadConfig({ LICENCE_STAGING_HOSTS: ' ' }, CWD)).stagingHosts).toEqual([]);
+  });
+  it('refuses a bad pattern in one line naming the variable', () => {
+    const lines = errors(loadConfig({ LICENCE_STAGING_HOSTS: '*.recette.fr, exemple.*' }, CWD));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^LICENCE_STAGING_HOSTS: ./);
+    expect(lines[0]).not.toContain('\n');
+  });
+});
+
+describe('LICENCE_PUBLIC_URL and LICENCE_BUYER_TRANSFERS_PER_30_DAYS (docs/protocol.md#buyer-links)', () => {
+  it('reads the public URL without its trailing slash, and the transfers as a number', () => {
+    const config = ok(
+      loadConfig(
+        { LICENCE_PUBLIC_URL: 'https://Licences.Exemple.fr/prod/', LICENCE_BUYER_TRANSFERS_PER_30_DAYS: '0' },
+        CWD,
+      ),
+    );
+    expect(config.publicUrl).toBe('https://licences.exemple.fr/prod');
+    expect(config.buyerTransfersPer30Days).toBe(0);
+  });
+  it('refuses bad values in one line each, naming the variable', () => {
+    expect(
+      errors(
+        loadConfig({ LICENCE_PUBLIC_URL: 'licences.exemple.fr', LICENCE_BUYER_TRANSFERS_PER_30_DAYS: '101' }, CWD),
+      ),
+    ).toEqual([
+      'LICENCE_PUBLIC_URL: expected an absolute http:// or https:// URL, got "licences.exemple.fr"',
+      'LICENCE_BUYER_TRANSFERS_PER_30_DAYS: expected an integer from 0 to 100, got "101"',
     ]);
   });
 });

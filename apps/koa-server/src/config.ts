@@ -4,6 +4,9 @@ import {
   combine,
   invalid,
   parsed,
+  parseBuyerTransfers,
+  parsePublicUrl,
+  parseStagingHosts,
   parseWebhookAllowPrivate,
   readSharedConfig,
   readVariable,
@@ -16,7 +19,8 @@ import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
  * (fixed: scripts and docs rely on them). The variables every adapter shares are read by
  * @licence/service (`readSharedConfig`); this file adds the server's own (HOST, PORT,
  * LICENCE_DATA_DIR, LICENCE_MAX_CONNECTIONS, LICENCE_MAX_CONNECTIONS_PER_IP,
- * LICENCE_WEBHOOK_ALLOW_PRIVATE) and its defaults: the SQLite file and the embedded key in the data folder.
+ * LICENCE_WEBHOOK_ALLOW_PRIVATE, LICENCE_STAGING_HOSTS, LICENCE_PUBLIC_URL,
+ * LICENCE_BUYER_TRANSFERS_PER_30_DAYS) and its defaults: the SQLite file and the embedded key in the data folder.
  * `loadConfig` is pure: it is handed the environment and a working directory and never touches the
  * disk, so every rule is testable without a process.
  */
@@ -61,6 +65,18 @@ export interface ServerConfig {
    * Default false.
    */
   readonly webhookAllowPrivate: boolean;
+  /**
+   * LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts): the operator's staging host patterns,
+   * normalised; [] when unset.
+   */
+  readonly stagingHosts: readonly string[];
+  /**
+   * LICENCE_PUBLIC_URL (docs/protocol.md#buyer-links): where buyers reach the service, normalised
+   * (no trailing `/`); undefined: buyer links are built from each admin request's Host.
+   */
+  readonly publicUrl: string | undefined;
+  /** LICENCE_BUYER_TRANSFERS_PER_30_DAYS (docs/protocol.md#buyer-links); undefined: the default, 3. */
+  readonly buyerTransfersPer30Days: number | undefined;
 }
 
 export type ConfigResult = Parsed<ServerConfig>;
@@ -94,6 +110,9 @@ export function loadConfig(env: Environment, cwd: string): ConfigResult {
       readVariable(env, 'LICENCE_MAX_CONNECTIONS_PER_IP'),
     ),
     webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    stagingHosts: parseStagingHosts(readVariable(env, 'LICENCE_STAGING_HOSTS')),
+    publicUrl: parsePublicUrl(readVariable(env, 'LICENCE_PUBLIC_URL')),
+    buyerTransfersPer30Days: parseBuyerTransfers(readVariable(env, 'LICENCE_BUYER_TRANSFERS_PER_30_DAYS')),
   });
   if (!read.ok) return read;
   const { databaseUrl, signingKey, maxConnectionsPerIp, ...config } = read.value;

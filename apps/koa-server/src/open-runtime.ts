@@ -14,6 +14,7 @@ import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import type { ServerConfig } from './config.js';
 import { prepareData } from './embedded-default.js';
+import { readSeedFile } from './seed-file.js';
 import { StartupError } from './startup-error.js';
 
 /** The store and service the server and the CLI's admin commands run on. */
@@ -29,6 +30,11 @@ export interface Runtime {
 
 export interface OpenRuntimeOptions {
   readonly logger: Logger;
+  /**
+   * Admin mode only: read the signing key too (docs/protocol.md#buyer-links: `key buyer-link` signs
+   * the link with it), from where `serve` reads it; never created here.
+   */
+  readonly signer?: boolean;
   readonly random?: RandomBytes;
   /** Moves time in tests (the purge, trial ends); defaults to the system clock. */
   readonly now?: () => number;
@@ -67,6 +73,7 @@ export async function openAdminRuntime(config: ServerConfig, options: OpenRuntim
       `LICENCE_DATA_DIR: no database at ${config.database.file}; run \`pnpm licence serve\` there once first, or set LICENCE_DATA_DIR to the server's data folder`,
     );
   }
+  const signer = options.signer === true ? createNodeSigner(existingSeed(config)) : undefined;
   const backend = await openBackend(config, options.logger);
   const admin = createKeyAdmin({
     store: backend.store,
@@ -75,8 +82,25 @@ export async function openAdminRuntime(config: ServerConfig, options: OpenRuntim
     logger: options.logger,
     // docs/protocol.md#webhooks: `licence webhook add http://127.0.0.1:...` for a local receiver.
     webhookAllowPrivate: config.webhookAllowPrivate,
+    ...(signer === undefined ? {} : { signer }),
   });
   return { admin, close: () => backend.close() };
+}
+
+/**
+ * The signing seed `serve` uses (docs/protocol.md#signature), read and never created: the embedded
+ * key must already exist, or a link would be signed by a key no server holds.
+ */
+function existingSeed(config: ServerConfig): Uint8Array {
+  const source = config.signingKey;
+  if (source.kind === 'inline') return source.seed;
+  if (source.kind === 'file') return readSeedFile(source.path, 'LICENCE_SIGNING_KEY_FILE').seed;
+  if (!existsSync(source.path)) {
+    throw new StartupError(
+      `LICENCE_DATA_DIR: no signing key at ${source.path}; run \`pnpm licence serve\` there once first, or set LICENCE_SIGNING_KEY as the server does`,
+    );
+  }
+  return readSeedFile(source.path, 'signing key file').seed;
 }
 
 /** The store and the rate limiter, and how to close both. */
@@ -136,6 +160,13 @@ function build(
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       ...(adminToken === undefined ? {} : { adminToken }),
       webhookAllowPrivate: config.webhookAllowPrivate,
+      // docs/protocol.md#staging-hosts: LICENCE_STAGING_HOSTS, already checked by loadConfig.
+      stagingHosts: config.stagingHosts,
+      // docs/protocol.md#buyer-links: already checked by loadConfig.
+      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+      ...(config.buyerTransfersPer30Days === undefined
+        ? {}
+        : { buyerTransfersPer30Days: config.buyerTransfersPer30Days }),
       // docs/protocol.md#console: the service answers /console only when the admin API is on.
       console: consoleAssets,
     });

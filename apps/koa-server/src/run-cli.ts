@@ -108,10 +108,12 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
     level: config.logLevelSet ? config.logLevel : 'warn',
     destination: io.logDestination ?? pino.destination({ dest: 2, sync: true }),
   });
-  const runtime = await openAdminRuntime(config, { logger });
+  // docs/protocol.md#buyer-links: a buyer link is signed with the service's key, which only that
+  // command reads.
+  const runtime = await openAdminRuntime(config, { logger, signer: action.name === 'key buyer-link' });
   let result: unknown;
   try {
-    result = await runAdminAction(runtime.admin, action);
+    result = await runAdminAction(runtime.admin, action, config.publicUrl);
   } catch (error) {
     if (!isAdminError(error)) throw error;
     // Key administration's own message, no HTTP status: it never holds a key (hint only,
@@ -140,6 +142,14 @@ function printResult(action: AdminAction, json: boolean, result: unknown, io: Cl
     );
     return;
   }
+  if (action.name === 'key buyer-link' && isBuyerLink(result)) {
+    // Alone on stdout, as a token is: `$(pnpm -s licence key buyer-link ...)` takes it whole.
+    io.stdout(`${result.url}\n`);
+    io.stderr(
+      `licence: buyer link of key ${action.cle.slice(-4)}, valid until ${result.expires}: give it to the key's buyer only, it opens the key's page (docs/protocol.md#buyer-links)\n`,
+    );
+    return;
+  }
   io.stdout(formatHuman(result));
   if (action.name === 'key issue' || action.name === 'key regenerate' || action.name === 'key transfer') {
     io.stderr(
@@ -152,6 +162,10 @@ function printResult(action: AdminAction, json: boolean, result: unknown, io: Cl
       'licence: the secret is shown only this once; give it to the shop, which verifies every delivery with it (docs/protocol.md#webhooks)\n',
     );
   }
+}
+
+function isBuyerLink(value: unknown): value is { readonly url: string; readonly expires: string } {
+  return isRecord(value) && typeof value.url === 'string' && typeof value.expires === 'string';
 }
 
 function isNewToken(value: unknown): value is { readonly id: string; readonly token: string } {

@@ -138,6 +138,8 @@ function announce(options: StartServerOptions, runtime: Runtime, url: string, li
       database,
       ...limits,
       webhookAllowPrivate: config.webhookAllowPrivate,
+      // docs/protocol.md#staging-hosts: how many patterns LICENCE_STAGING_HOSTS gave (the banner lists them).
+      stagingHosts: config.stagingHosts.length,
     },
     'licence service started',
   );
@@ -152,6 +154,7 @@ function announce(options: StartServerOptions, runtime: Runtime, url: string, li
       signingKeyFile: config.signingKey.kind === 'embedded' ? config.signingKey.path : undefined,
       adminApi: config.adminToken !== undefined,
       webhookAllowPrivate: config.webhookAllowPrivate,
+      stagingHosts: config.stagingHosts,
       ...(config.database.kind === 'postgres' ? { databaseUrl: printableDatabaseUrl(config.database.url) } : {}),
     }),
   );

@@ -36,6 +36,14 @@ describe('startupBanner', () => {
     expect(startupBanner({ ...input, webhookAllowPrivate: false })).not.toContain('webhooks:');
   });
 
+  it('lists the staging patterns of LICENCE_STAGING_HOSTS, when there are any (docs/protocol.md#staging-hosts)', () => {
+    expect(startupBanner({ ...input, stagingHosts: ['*.recette.fr', 'preview-*.a.fr'] })).toContain(
+      'staging hosts (LICENCE_STAGING_HOSTS, beyond the built-in ones): 2 pattern(s): *.recette.fr, preview-*.a.fr\n',
+    );
+    expect(startupBanner({ ...input, stagingHosts: [] })).not.toContain('staging hosts');
+    expect(startupBanner(input)).not.toContain('staging hosts');
+  });
+
   it('says the key is reused on a later start', () => {
     const text = startupBanner({ ...input, createdSigningKey: false, adminApi: true });
     expect(text).toContain('signing key: /home/me/my data/signing-key\n');

@@ -24,6 +24,8 @@ export interface BannerInput {
   readonly databaseUrl?: string;
   /** LICENCE_WEBHOOK_ALLOW_PRIVATE=1: a safety rule lifted, so the banner says so. */
   readonly webhookAllowPrivate?: boolean;
+  /** LICENCE_STAGING_HOSTS' patterns (docs/protocol.md#staging-hosts); none: no line. */
+  readonly stagingHosts?: readonly string[];
 }
 
 export function startupBanner(input: BannerInput): string {
@@ -61,6 +63,13 @@ export function startupBanner(input: BannerInput): string {
   if (input.webhookAllowPrivate === true) {
     lines.push(
       'webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE=1: endpoints may use http and reach private, loopback and link-local addresses (for local receivers only)',
+    );
+  }
+  // docs/protocol.md#staging-hosts: hosts that never bind for any key; the operator sees which.
+  const staging = input.stagingHosts ?? [];
+  if (staging.length > 0) {
+    lines.push(
+      `staging hosts (LICENCE_STAGING_HOSTS, beyond the built-in ones): ${staging.length} pattern(s): ${staging.join(', ')}`,
     );
   }
   return `${lines.join('\n')}\n`;

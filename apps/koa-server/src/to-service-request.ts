@@ -23,7 +23,15 @@ export async function toServiceRequest(ctx: Context, onDrainError?: (error: Erro
     // (TRUST_PROXY). undefined only once the socket is already gone; '' then, and nobody reads the
     // answer.
     ip: ctx.req.socket.remoteAddress ?? '',
+    // docs/protocol.md#buyer-links: a link built on the request's own origin. The connection's
+    // own word; behind a proxy, the service reads X-Forwarded-Proto under TRUST_PROXY.
+    scheme: isEncrypted(ctx.req.socket) ? 'https' : 'http',
   };
+}
+
+/** True for a TLS socket (an HTTPS server mounting the middleware): `tls.TLSSocket#encrypted`. */
+function isEncrypted(socket: object): boolean {
+  return 'encrypted' in socket && socket.encrypted === true;
 }
 
 /**

@@ -57,7 +57,10 @@ describe.skipIf(!postgres.available)('licence serve and the admin commands with 
       const commands = serve.banner.split('\n').filter((line) => line.startsWith('  DATABASE_URL='));
       expect(commands).toHaveLength(2);
       const productAdd = await runShell(commands[0] ?? '', { cwd: elsewhere });
-      expect(productAdd).toMatchObject({ code: 0, stdout: 'id: my-product\nauthor: me\nname: My product\n' });
+      expect(productAdd).toMatchObject({
+        code: 0,
+        stdout: 'id: my-product\nauthor: me\nname: My product\nstaging: (none)\n',
+      });
       const issued = await runShell(`${commands[1] ?? ''} --json`, { cwd: elsewhere });
       expect(issued.code).toBe(0);
       const cle = cleOf(issued.stdout);

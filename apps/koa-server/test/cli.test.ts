@@ -54,7 +54,7 @@ describe('licence serve, then the admin commands on the same data folder', () =>
     expect(commands).toHaveLength(2);
     const productAdd = await runShell(commands[0] ?? '', { cwd: root });
     expect(productAdd).toMatchObject({ code: 0 });
-    expect(productAdd.stdout).toBe('id: my-product\nauthor: me\nname: My product\n');
+    expect(productAdd.stdout).toBe('id: my-product\nauthor: me\nname: My product\nstaging: (none)\n');
     const issued = await runShell(`${commands[1] ?? ''} --json`, { cwd: root });
     expect(issued.code).toBe(0);
     cle = cleOf(issued.stdout);
@@ -105,7 +105,7 @@ describe('licence serve, then the admin commands on the same data folder', () =>
       { cwd },
     );
     expect(product.code).toBe(0);
-    expect(json(product.stdout)).toEqual({ id: 'other-product', author: 'me', name: 'Other product' });
+    expect(json(product.stdout)).toEqual({ id: 'other-product', author: 'me', name: 'Other product', staging: [] });
   });
 
   it('second start reuses the key and the data: same public key, same verdict; then transfer, regenerate, revoke', async () => {

@@ -89,6 +89,8 @@ const issuedKeys: string[] = [];
 const issuedTokens: string[] = [];
 /** Every webhook secret the admin API showed here (docs/protocol.md#webhooks), likewise. */
 const issuedSecrets: string[] = [];
+/** Every buyer link the admin API made here (docs/protocol.md#buyer-links), likewise. */
+const buyerLinks: string[] = [];
 /** Every answer received from the server (each must be validated). */
 let answers = 0;
 const validated: string[] = [];
@@ -363,6 +365,32 @@ describe('docs/openapi.yaml against real answers', () => {
         .status,
     ).toBe(415);
     expect((await postProducts(' '.repeat(70_000))).status).toBe(413);
+    // A product's staging host patterns (docs/protocol.md#staging-hosts), in every product view.
+    expect(
+      (await postProducts({ id: 'staged', author: 'atelier', name: 'Staged', staging: ['*.flywheelstaging.com'] }))
+        .status,
+    ).toBe(201);
+    expect((await get('/admin/products', '/admin/products')).status).toBe(200);
+
+    // /admin/products/{id} (PATCH): a new name or new staging patterns.
+    const PRODUCT = '/admin/products/{id}';
+    const patch = (path: string, body: unknown, admin: boolean | string = true, contentType = 'application/json') =>
+      call(PRODUCT, {
+        method: 'PATCH',
+        path,
+        admin,
+        body: typeof body === 'string' ? body : json(body),
+        headers: { 'content-type': contentType },
+      });
+    expect((await patch('/admin/products/plugin', { staging: ['staging-*.kinsta.cloud'] })).status).toBe(200);
+    expect((await patch('/admin/products/plugin', { name: 'Plugin', staging: [] })).status).toBe(200);
+    expect((await patch('/admin/products/plugin', {})).status).toBe(400);
+    expect((await patch('/admin/products/plugin', { staging: '*.kinsta.cloud' })).status).toBe(400);
+    expect((await patch('/admin/products/nope', { name: 'Nope' })).status).toBe(404);
+    expect((await patch('/admin/products/plugin', { name: 'X' }, wrongToken)).status).toBe(401);
+    expect((await patch('/admin/products/plugin', json({ name: 'X' }), true, 'text/plain')).status).toBe(415);
+    expect((await patch('/admin/products/plugin', ' '.repeat(70_000))).status).toBe(413);
+    expect((await get(PRODUCT, '/admin/products/plugin')).status).toBe(405);
 
     // /admin/keys
     const buyer = field(await postKeys({ produit: 'plugin', kind: 'buyer', sites: 2 }), 'cle');
@@ -461,7 +489,7 @@ describe('docs/openapi.yaml against real answers', () => {
     const ONE_TOKEN = '/admin/authors/{id}/tokens/{tokenId}';
     const ACTIVITY = '/admin/products/{id}/activity';
     const del = (path: string, admin: boolean | string = true) => call(ONE_TOKEN, { method: 'DELETE', path, admin });
-    // The test before failed authentication on purpose 8 times: let those leave the 60 s window
+    // The test before failed authentication on purpose 9 times: let those leave the 60 s window
     // (docs/protocol.md#administration) so that this test's own 401s are not a 429.
     server.clock.advance(60);
 
@@ -630,6 +658,94 @@ describe('docs/openapi.yaml against real answers', () => {
     expect(failures).toEqual([]);
   });
 
+  it('documents buyer links: the admin route, the page, its style sheet and the transfer (docs/protocol.md#buyer-links)', async () => {
+    // The failed authentications above leave the 60 s window (docs/protocol.md#administration).
+    server.clock.advance(60);
+    const LINK = '/admin/keys/{cle}/buyer-link';
+    const PAGE = '/buyer/{token}';
+    const TRANSFER = '/buyer/{token}/transfer';
+    const origin = server.url;
+    const link = (cle: string, body?: unknown, admin: boolean | string = true) =>
+      post(LINK, `/admin/keys/${cle}/buyer-link`, body, admin);
+    /** A new key of `theme` bound to `domain`, and the path of a buyer link for it. */
+    const linkedKey = async (domain: string): Promise<{ cle: string; path: string }> => {
+      const cle = field(await postKeys({ produit: 'theme', kind: 'buyer' }), 'cle');
+      expect((await postPublic('/api/licence', json({ cle, url: domain }))).status).toBe(200);
+      const made = await link(cle, { ttl: 3600 });
+      expect(made.status).toBe(201);
+      const url = field(made, 'url');
+      buyerLinks.push(url);
+      return { cle, path: new URL(url).pathname };
+    };
+    const page = (method: string, path: string) => call(PAGE, { method, path, headers: { 'accept-language': 'fr' } });
+    const transfer = (path: string, body: string, contentType: string, from = origin) =>
+      call(TRANSFER, {
+        method: 'POST',
+        path: `${path}/transfer`,
+        body,
+        headers: { 'content-type': contentType, origin: from },
+      });
+    const asJson = (path: string, body: unknown, from = origin) => transfer(path, json(body), 'application/json', from);
+    const asForm = (path: string, body: Record<string, string>, from = origin) =>
+      transfer(path, new URLSearchParams(body).toString(), 'application/x-www-form-urlencoded', from);
+
+    // /admin/keys/{cle}/buyer-link
+    const first = await linkedKey('un.exemple.fr');
+    expect((await link(first.cle, { ttl: 59 })).status).toBe(400);
+    expect((await link(first.cle, {}, false)).status).toBe(401);
+    expect((await link('AAAAA-BBBBB-CCCCC-DDDDD-EEEEE')).status).toBe(404);
+    expect((await postAs('text/plain', LINK, `/admin/keys/${first.cle}/buyer-link`, '{}')).status).toBe(415);
+    expect((await link(first.cle, ' '.repeat(70_000))).status).toBe(413);
+    expect((await get(LINK, `/admin/keys/${first.cle}/buyer-link`)).status).toBe(405);
+
+    // /buyer/buyer.css and /buyer/{token}
+    for (const method of ['GET', 'HEAD']) {
+      expect((await call('/buyer/buyer.css', { method, path: '/buyer/buyer.css' })).status).toBe(200);
+      expect((await page(method, first.path)).status).toBe(200);
+      expect((await page(method, '/buyer/nope')).status).toBe(404);
+    }
+    expect((await call('/buyer/buyer.css', { method: 'POST', path: '/buyer/buyer.css' })).status).toBe(405);
+    expect((await call(PAGE, { method: 'PUT', path: first.path })).status).toBe(405);
+    expect((await call(TRANSFER, { method: 'GET', path: `${first.path}/transfer` })).status).toBe(405);
+
+    // /buyer/{token}/transfer: what is refused, as a page and as JSON.
+    for (const send of [asJson, asForm]) {
+      expect((await send(first.path, { from: 'deux.fr' }, 'https://elsewhere.example')).status).toBe(403);
+      expect((await send('/buyer/nope', { from: 'deux.fr' })).status).toBe(404);
+      expect((await send(first.path, { from: 'deux.fr' })).status).toBe(409);
+      expect((await send(first.path, { from: 'exemple.fr', to: 'localhost' })).status).toBe(400);
+    }
+    expect((await transfer(first.path, 'from=exemple.fr', 'text/plain')).status).toBe(415);
+    expect((await transfer(first.path, `from=${'a'.repeat(9000)}`, 'application/x-www-form-urlencoded')).status).toBe(
+      413,
+    );
+    // Three transfers of one lineage (JSON, a form, JSON), each link dying with its key (410), and
+    // the fourth in 30 days refused (429).
+    const second = field(await asJson(first.path, { from: 'exemple.fr', to: 'deux.fr' }), 'cle');
+    expect((await asJson(first.path, { from: 'deux.fr' })).status).toBe(410);
+    expect((await asForm(first.path, { from: 'deux.fr' })).status).toBe(410);
+    for (const method of ['GET', 'HEAD']) expect((await page(method, first.path)).status).toBe(410);
+    const linkOf = async (cle: string) => {
+      const url = field(await link(cle, { ttl: 3600 }), 'url');
+      buyerLinks.push(url);
+      return new URL(url).pathname;
+    };
+    const done = await asForm(await linkOf(second), { from: 'deux.fr', to: 'trois.fr' });
+    expect(done.status).toBe(200);
+    const third = /[0-9A-Z]{5}(?:-[0-9A-Z]{5}){4}/.exec(done.text)?.[0] ?? '';
+    issuedKeys.push(third);
+    const fourth = field(await asJson(await linkOf(third), { from: 'trois.fr', to: 'quatre.fr' }), 'cle');
+    const last = await linkOf(fourth);
+    expect((await asJson(last, { from: 'quatre.fr', to: 'cinq.fr' })).status).toBe(429);
+    expect((await asForm(last, { from: 'quatre.fr', to: 'cinq.fr' })).status).toBe(429);
+    // A key no longer alive gets no link.
+    expect((await link(first.cle)).status).toBe(409);
+    // No log line holds a link or its token (docs/protocol.md#buyer-links).
+    const tokens = buyerLinks.map((url) => new URL(url).pathname.slice('/buyer/'.length));
+    expect(linesHolding(server.lines, [...buyerLinks, ...tokens])).toEqual([]);
+    expect(failures).toEqual([]);
+  });
+
   it('documents what the service sends to an endpoint: each event type, its body and its headers (`webhooks`)', async () => {
     // Every event of the tests above went to the collector's endpoint too; a deliverer (as `licence
     // serve` runs one) sends them, on the server's clock. A round sends one per endpoint: drain.
@@ -718,12 +834,12 @@ describe('docs/openapi.yaml against real answers', () => {
     for (const path of Object.keys(paths))
       expect([...reached].some((triple) => triple.split(' ')[1] === path)).toBe(true);
     expect(reached.size).toBe(documented.size);
-    // 140 documented (path, method, status) triples today, plus 21 (path, method) pairs answered
+    // 170 documented (path, method, status) triples today, plus 26 (path, method) pairs answered
     // 405; every answer received was validated (none skipped).
-    expect(documented.size).toBe(140);
+    expect(documented.size).toBe(170);
     const distinct = new Set(validated);
-    expect(distinct.size).toBe(140 + 21);
-    expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(21);
+    expect(distinct.size).toBe(170 + 26);
+    expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(26);
     expect(validated).toHaveLength(answers);
   });
 

@@ -103,6 +103,27 @@ describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
   });
 });
 
+describe('LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts)', () => {
+  it('reads the comma list of patterns, normalised; unset or empty is none', () => {
+    const staging = (env: Environment) => {
+      const result = loadLambdaConfig(env, '/var/task');
+      return result.ok ? result.value.stagingHosts : null;
+    };
+    expect(staging(BASE)).toEqual([]);
+    expect(staging({ ...BASE, LICENCE_STAGING_HOSTS: ' ' })).toEqual([]);
+    expect(staging({ ...BASE, LICENCE_STAGING_HOSTS: '*.Recette.fr., preview-*.a.fr' })).toEqual([
+      '*.recette.fr',
+      'preview-*.a.fr',
+    ]);
+  });
+
+  it('a bad pattern is a configuration error naming the variable', () => {
+    expect(errorsOf({ ...BASE, LICENCE_STAGING_HOSTS: '*.recette.fr, exemple.*' })).toEqual([
+      'LICENCE_STAGING_HOSTS: "exemple.*" has a "*" outside its leftmost label',
+    ]);
+  });
+});
+
 describe('loadWebhooksConfig (the scheduled webhooks function)', () => {
   it('reads DATABASE_URL, LICENCE_WEBHOOK_ALLOW_PRIVATE and LOG_LEVEL: no signing key, no admin token', () => {
     expect(
@@ -184,6 +205,10 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
     ].map((value) => ({ ...BASE, TRUST_PROXY: value })),
     ...['trace', 'INFO', 'verbose'].map((value) => ({ ...BASE, LOG_LEVEL: value })),
     ...['1', '0', '', ' 1 ', 'yes', 'true'].map((value) => ({ ...BASE, LICENCE_WEBHOOK_ALLOW_PRIVATE: value })),
+    ...['', '*.recette.fr, Preview-*.A.fr.', 'a.fr,,b.fr', 'exemple.*'].map((value) => ({
+      ...BASE,
+      LICENCE_STAGING_HOSTS: value,
+    })),
   ];
 
   it.each(environments.map((env) => [JSON.stringify(env).replace(SEED, '<seed>'), env] as const))(
@@ -198,6 +223,7 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
         expect(lambda.value.logLevel).toBe(koa.value.logLevel);
         expect(lambda.value.signingKey).toEqual(koa.value.signingKey);
         expect(lambda.value.webhookAllowPrivate).toBe(koa.value.webhookAllowPrivate);
+        expect(lambda.value.stagingHosts).toEqual(koa.value.stagingHosts);
         expect(koa.value.database).toEqual({ kind: 'postgres', url: lambda.value.databaseUrl });
       }
     },

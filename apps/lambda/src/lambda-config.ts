@@ -1,7 +1,10 @@
 import {
   combine,
   parseDatabaseUrl,
+  parseBuyerTransfers,
   parseLogLevel,
+  parsePublicUrl,
+  parseStagingHosts,
   parseWebhookAllowPrivate,
   readSharedConfig,
   readVariable,
@@ -42,6 +45,15 @@ export interface LambdaConfig {
   readonly logLevel: LogLevel;
   /** LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (docs/protocol.md#webhooks): http and private destinations allowed. */
   readonly webhookAllowPrivate: boolean;
+  /** LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts): the operator's staging host patterns; [] when unset. */
+  readonly stagingHosts: readonly string[];
+  /**
+   * LICENCE_PUBLIC_URL (docs/protocol.md#buyer-links): where buyers reach the service (a custom
+   * domain, or the API's URL with its stage); undefined: links are built on each admin request's Host.
+   */
+  readonly publicUrl: string | undefined;
+  /** LICENCE_BUYER_TRANSFERS_PER_30_DAYS (docs/protocol.md#buyer-links); undefined: the default, 3. */
+  readonly buyerTransfersPer30Days: number | undefined;
 }
 
 export type LambdaConfigResult = Parsed<LambdaConfig>;
@@ -61,6 +73,9 @@ export function loadLambdaConfig(env: Environment, cwd: string): LambdaConfigRes
       'required on AWS Lambda (no data folder to keep a generated one); set LICENCE_SIGNING_KEY (a base64 32-byte seed: `licence keygen` makes one) or LICENCE_SIGNING_KEY_FILE',
     ),
     webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    stagingHosts: parseStagingHosts(readVariable(env, 'LICENCE_STAGING_HOSTS')),
+    publicUrl: parsePublicUrl(readVariable(env, 'LICENCE_PUBLIC_URL')),
+    buyerTransfersPer30Days: parseBuyerTransfers(readVariable(env, 'LICENCE_BUYER_TRANSFERS_PER_30_DAYS')),
   });
 }
 

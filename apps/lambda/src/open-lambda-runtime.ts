@@ -81,6 +81,13 @@ export async function openLambdaRuntime(
       ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
       // docs/protocol.md#webhooks: which endpoint URLs POST /admin/webhooks accepts.
       webhookAllowPrivate: config.webhookAllowPrivate,
+      // docs/protocol.md#staging-hosts: LICENCE_STAGING_HOSTS, already checked by the config loader.
+      stagingHosts: config.stagingHosts,
+      // docs/protocol.md#buyer-links: already checked by the config loader.
+      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+      ...(config.buyerTransfersPer30Days === undefined
+        ? {}
+        : { buyerTransfersPer30Days: config.buyerTransfersPer30Days }),
       // docs/protocol.md#console: in the bundle (scripts/bundle.mjs), answered only when the admin
       // API is on.
       console: consoleAssets,
@@ -91,7 +98,10 @@ export async function openLambdaRuntime(
     await backend.close();
     throw new Error(`createService: ${errorMessage(error)}`, { cause: error });
   }
-  logger.info({ database: describeDatabase(config.databaseUrl), publicKey }, 'licence service ready');
+  logger.info(
+    { database: describeDatabase(config.databaseUrl), publicKey, stagingHosts: config.stagingHosts.length },
+    'licence service ready',
+  );
   return { service, publicKey, close: () => backend.close() };
 }
 

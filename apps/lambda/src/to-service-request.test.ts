@@ -8,6 +8,7 @@ import {
   requestHeaders,
   requestPath,
   requestQuery,
+  requestScheme,
   toServiceRequest,
 } from './to-service-request.js';
 
@@ -69,6 +70,19 @@ describe('toServiceRequest on the AWS samples', () => {
     const multi = toServiceRequest(classified(sample('alb-lambda-target-request-multivalue-headers.json')));
     expect(multi.ip).toBe('72.21.198.67');
     expect(multi.headers.host).toBe('lambda-test-alb-1234567.us-east-1.elb.amazonaws.com');
+  });
+});
+
+describe('requestScheme (docs/protocol.md#buyer-links)', () => {
+  it("is https behind API Gateway and Function URLs, the ALB listener's own X-Forwarded-Proto behind an ALB", () => {
+    for (const file of ['apigw-request.json', 'apigw-v2-request-iam.json', 'lambda-urls-request.json']) {
+      expect(toServiceRequest(classified(sample(file))).scheme).toBe('https');
+    }
+    const alb = sample('alb-lambda-target-request-headers-only.json');
+    expect(toServiceRequest(classified(alb)).scheme).toBe('http');
+    const headers = { ...(alb.headers as Record<string, string>), 'x-forwarded-proto': 'HTTPS' };
+    expect(requestScheme(classified({ ...alb, headers }), { 'x-forwarded-proto': 'HTTPS' })).toBe('https');
+    expect(requestScheme(classified(alb), {})).toBeUndefined();
   });
 });
 

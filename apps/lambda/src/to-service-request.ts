@@ -20,7 +20,20 @@ export function toServiceRequest(classified: ClassifiedEvent): ServiceRequest {
     headers,
     body: requestBody(classified.event),
     ip,
+    scheme: requestScheme(classified, headers),
   };
+}
+
+/**
+ * The scheme the client used (docs/protocol.md#buyer-links: a link built on the request). API
+ * Gateway and Function URLs take HTTPS only; an ALB says in `X-Forwarded-Proto`, which it sets
+ * itself to its listener's protocol (AWS: "X-Forwarded-Proto ... the protocol that a client used
+ * to connect to your load balancer").
+ */
+export function requestScheme(classified: ClassifiedEvent, headers: HeaderMap): 'http' | 'https' | undefined {
+  if (classified.kind !== 'alb') return 'https';
+  const proto = headers['x-forwarded-proto']?.split(',').at(-1)?.trim().toLowerCase();
+  return proto === 'http' || proto === 'https' ? proto : undefined;
 }
 
 export function requestMethod(classified: ClassifiedEvent): string {

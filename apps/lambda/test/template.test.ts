@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import type { Tags } from 'yaml';
 import { DRAIN_MARGIN_MS } from '../src/drain-outbox.js';
-import { parseWebhookAllowPrivate } from '@licence/service';
+import { parseStagingHosts, parseWebhookAllowPrivate } from '@licence/service';
 import { loadLambdaConfig, loadWebhooksConfig } from '../src/lambda-config.js';
 
 /**
@@ -32,6 +32,9 @@ const CONFIGURATION_NAMES = [
   'TRUST_PROXY',
   'LOG_LEVEL',
   'LICENCE_WEBHOOK_ALLOW_PRIVATE',
+  'LICENCE_STAGING_HOSTS',
+  'LICENCE_PUBLIC_URL',
+  'LICENCE_BUYER_TRANSFERS_PER_30_DAYS',
 ];
 
 /** CloudFormation's short forms: scalars as their long form, the others as their sequence. */
@@ -139,6 +142,10 @@ describe('template.yaml (AWS SAM)', () => {
       // docs/protocol.md#console: the page and its assets, served by the function itself.
       'GET /console',
       'GET /console/{proxy+}',
+      // docs/protocol.md#buyer-links: the buyer's page, its style sheet and its form.
+      'GET /buyer/buyer.css',
+      'GET /buyer/{token}',
+      'POST /buyer/{token}/transfer',
     ];
     expect(routes.sort()).toEqual(expected.sort());
     const schedules = events
@@ -159,6 +166,34 @@ describe('template.yaml (AWS SAM)', () => {
     }
     // Nothing else under /console reaches the function but through those two routes.
     expect(routes.filter((route) => route.includes(' /console'))).toEqual(['GET /console', 'GET /console/{proxy+}']);
+  });
+
+  it('LICENCE_PUBLIC_URL and LICENCE_BUYER_TRANSFERS_PER_30_DAYS are parameters of the API function, empty by default: the defaults (docs/protocol.md#buyer-links)', () => {
+    const apiVariables = record(record(fn.Environment, 'Environment').Variables, 'Variables');
+    const webhookVariables = record(record(webhooksFn.Environment, 'Environment').Variables, 'Variables');
+    for (const [name, parameterName] of [
+      ['LICENCE_PUBLIC_URL', 'PublicUrl'],
+      ['LICENCE_BUYER_TRANSFERS_PER_30_DAYS', 'BuyerTransfersPer30Days'],
+    ] as const) {
+      const parameter = record(parameters[parameterName], parameterName);
+      expect(parameter).toMatchObject({ Type: 'String', Default: '' });
+      expect(apiVariables[name]).toEqual({ Ref: parameterName });
+      expect(webhookVariables).not.toHaveProperty(name);
+    }
+    const loaded = loadLambdaConfig({ LICENCE_PUBLIC_URL: '', LICENCE_BUYER_TRANSFERS_PER_30_DAYS: '' }, '/');
+    expect(loaded.ok ? [] : loaded.errors.map((error) => error.variable)).not.toContain('LICENCE_PUBLIC_URL');
+  });
+
+  it('routes the buyer pages to the function: GET the page and its style sheet, POST the form only', () => {
+    const routes = httpRoutes();
+    const token = 'MTc5NTQyODg0MC4xLkFCQ0Q.c2lnbmF0dXJl';
+    expect(routes.filter((route) => reaches(route, 'GET', `/buyer/${token}`))).toEqual(['GET /buyer/{token}']);
+    expect(routes.filter((route) => reaches(route, 'POST', `/buyer/${token}/transfer`))).toEqual([
+      'POST /buyer/{token}/transfer',
+    ]);
+    // HTTP APIs prefer the route without a variable: the style sheet is its own.
+    expect(routes.filter((route) => reaches(route, 'GET', '/buyer/buyer.css'))).toContain('GET /buyer/buyer.css');
+    expect(routes.filter((route) => reaches(route, 'POST', `/buyer/${token}`))).toEqual([]);
   });
 
   it('throttles the public route at the HTTP API', () => {
@@ -217,6 +252,17 @@ describe('template.yaml: the scheduled webhooks function (docs/protocol.md#webho
       { ok: true, value: false },
       { ok: true, value: true },
     ]);
+  });
+
+  it('LICENCE_STAGING_HOSTS is a parameter of the API function only, empty by default: none (docs/protocol.md#staging-hosts)', () => {
+    const parameter = record(parameters.StagingHosts, 'StagingHosts');
+    expect(parameter.Type).toBe('String');
+    expect(parameter.Default).toBe('');
+    expect(parseStagingHosts(undefined)).toEqual({ ok: true, value: [] });
+    const apiVariables = record(record(fn.Environment, 'Environment').Variables, 'Variables');
+    expect(apiVariables.LICENCE_STAGING_HOSTS).toEqual({ Ref: 'StagingHosts' });
+    const variables = record(record(webhooksFn.Environment, 'Environment').Variables, 'Variables');
+    expect(variables).not.toHaveProperty('LICENCE_STAGING_HOSTS');
   });
 
   it('keeps its log lines as long as the API function does', () => {

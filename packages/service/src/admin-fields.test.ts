@@ -8,10 +8,12 @@ import {
   issueKeyInput,
   kind,
   optionalString,
+  productChangeInput,
   productInput,
   requiredString,
   revokeInput,
   sites,
+  staging,
   tokenInput,
   transferInput,
   webhookEvents,
@@ -84,6 +86,55 @@ describe('admin fields: JSON bodies to typed inputs', () => {
     expect(productInput({ id: 'p', name: 'P' })).toEqual({ id: 'p', author: undefined, name: 'P' });
     expect(productInput({ id: 'p', author: null, name: 'P' })).toEqual({ id: 'p', author: undefined, name: 'P' });
     expect(detail(() => productInput({ id: 'p', author: 5, name: 'P' }))).toBe('author: expected a string');
+  });
+
+  it('staging (docs/protocol.md#staging-hosts): an array of strings, each normalised by core, each once', () => {
+    expect(staging(undefined)).toBeUndefined();
+    expect(staging(null)).toBeUndefined();
+    expect(staging([])).toEqual([]);
+    expect(staging([' *.FlywheelStaging.com. ', 'staging-*.kinsta.cloud', '*.flywheelstaging.com'])).toEqual([
+      '*.flywheelstaging.com',
+      'staging-*.kinsta.cloud',
+    ]);
+    expect(detail(() => staging('*.kinsta.cloud'))).toBe('staging: expected an array of host name patterns');
+    expect(detail(() => staging({ 0: '*.kinsta.cloud' }))).toBe('staging: expected an array of host name patterns');
+    expect(detail(() => staging(['*.kinsta.cloud', 42]))).toBe('staging: expected an array of strings');
+    // The pattern's own rule is core's (parseStagingPatterns), its message under this field's name.
+    expect(detail(() => staging(['kinsta.*']))).toBe('staging: "kinsta.*" has a "*" outside its leftmost label');
+    expect(detail(() => staging(['*.fr']))).toBe('staging: "*.fr" needs at least two labels after the wildcard label');
+    expect(detail(() => staging(Array.from({ length: 51 }, (_, index) => `s${index}.exemple.fr`)))).toBe(
+      'staging: at most 50 patterns, got 51',
+    );
+  });
+
+  it('productInput: staging optional, after name', () => {
+    expect(productInput({ id: 'p', author: 'a', name: 'P', staging: ['*.Recette.fr'] })).toEqual({
+      id: 'p',
+      author: 'a',
+      name: 'P',
+      staging: ['*.recette.fr'],
+    });
+    expect(productInput({ id: 'p', author: 'a', name: 'P', staging: null }).staging).toBeUndefined();
+    expect(detail(() => productInput({ id: 'p', author: 'a', staging: 'x' }))).toBe('name: is required');
+    expect(detail(() => productInput({ id: 'p', author: 'a', name: 'P', staging: 'x' }))).toBe(
+      'staging: expected an array of host name patterns',
+    );
+  });
+
+  it('productChangeInput (PATCH /admin/products/:id): name, staging, at least one; null is not given', () => {
+    expect(productChangeInput({ name: ' Thème ' })).toEqual({ name: 'Thème', staging: undefined });
+    expect(productChangeInput({ staging: [] })).toEqual({ name: undefined, staging: [] });
+    expect(productChangeInput({ name: 'T', staging: ['*.recette.fr'], other: 1 })).toEqual({
+      name: 'T',
+      staging: ['*.recette.fr'],
+    });
+    for (const body of [undefined, {}, { name: null, staging: null }, { other: 'x' }]) {
+      expect(detail(() => productChangeInput(body))).toBe('body: expected at least one of name, staging');
+    }
+    expect(detail(() => productChangeInput([]))).toBe('body: expected a JSON object');
+    expect(detail(() => productChangeInput({ name: 5, staging: 'x' }))).toBe('name: expected a string');
+    expect(detail(() => productChangeInput({ name: ' ' }))).toBe('name: is empty');
+    expect(detail(() => productChangeInput({ staging: [null] }))).toBe('staging: expected an array of strings');
   });
 
   it('authorInput (docs/protocol.md#authors): id and name, each the rule of a product author', () => {

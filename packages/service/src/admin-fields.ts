@@ -1,9 +1,12 @@
 import { isRecord, KEY_KINDS, type KeyKind } from '@licence/core';
 import { type AdminError, adminError } from './admin-errors.js';
 import * as rules from './key-admin-rules.js';
+import { buyerLinkTtl } from './key-admin-buyer-link.js';
 import type {
   AuthorInput,
+  BuyerLinkInput,
   IssueKeyInput,
+  ProductChangeInput,
   ProductInput,
   RevokeInput,
   TokenInput,
@@ -78,8 +81,24 @@ export function expire(value: unknown, keyKind: KeyKind): number | undefined {
 }
 
 /**
- * `POST /admin/products`: `{id, author?, name}`. `author` is required of the operator and may be
- * left out by an author token (docs/protocol.md#authors): the operation decides, knowing who asks.
+ * `staging` of a product (docs/protocol.md#staging-hosts): an array of strings, each a host name
+ * pattern (`rules.staging`); undefined when absent or null.
+ */
+export function staging(value: unknown): string[] | undefined {
+  if (!given(value)) return undefined;
+  if (!Array.isArray(value)) throw bad('staging', 'expected an array of host name patterns');
+  const patterns: string[] = [];
+  for (const entry of value) {
+    if (typeof entry !== 'string') throw bad('staging', 'expected an array of strings');
+    patterns.push(entry);
+  }
+  return rules.staging(patterns);
+}
+
+/**
+ * `POST /admin/products`: `{id, author?, name, staging?}`. `author` is required of the operator and
+ * may be left out by an author token (docs/protocol.md#authors): the operation decides, knowing who
+ * asks.
  */
 export function productInput(body: unknown): ProductInput {
   const input = adminBody(body);
@@ -87,7 +106,22 @@ export function productInput(body: unknown): ProductInput {
   const author = optionalString('author', input.author);
   const checkedAuthor = author === undefined ? undefined : rules.text('author', author);
   const name = rules.text('name', requiredString('name', input.name));
-  return { id, author: checkedAuthor, name };
+  return { id, author: checkedAuthor, name, staging: staging(input.staging) };
+}
+
+/**
+ * `PATCH /admin/products/:id`: `{name?, staging?}`, at least one of them given (absent and null are
+ * not given, as everywhere: `staging: []` is what clears the list). Other fields are ignored, as in
+ * every body.
+ */
+export function productChangeInput(body: unknown): ProductChangeInput {
+  const input = adminBody(body);
+  const name = optionalString('name', input.name);
+  const change = { name: name === undefined ? undefined : rules.text('name', name), staging: staging(input.staging) };
+  if (change.name === undefined && change.staging === undefined) {
+    throw bad('body', 'expected at least one of name, staging');
+  }
+  return change;
 }
 
 /** `POST /admin/authors`: `{id, name}` (docs/protocol.md#authors). */
@@ -132,6 +166,16 @@ export function transferInput(body: unknown): TransferInput {
   const fromDomain = from === undefined ? undefined : rules.transferDomain('from', from);
   const to = optionalString('to', input.to);
   return { from: fromDomain, to: to === undefined ? undefined : rules.transferDomain('to', to) };
+}
+
+/**
+ * `POST /admin/keys/:cle/buyer-link`: `{ttl?}` (docs/protocol.md#buyer-links), whole seconds from 60
+ * to 2592000; a value that is not a number is refused as a number out of range would be.
+ */
+export function buyerLinkInput(body: unknown): BuyerLinkInput {
+  const { ttl } = adminBody(body);
+  if (!given(ttl)) return { ttl: undefined };
+  return { ttl: buyerLinkTtl(typeof ttl === 'number' ? ttl : Number.NaN) };
 }
 
 /** `POST /admin/keys/:cle/revoke`: `{reason?}`. */

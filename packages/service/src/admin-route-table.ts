@@ -9,15 +9,20 @@ import type { ServiceResponse } from './service-types.js';
  * JSON body. admin-routes.ts matches them and runs the checks that come before.
  */
 
-export type AdminMethod = 'GET' | 'POST' | 'DELETE';
+export type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface AdminRequestParts {
   /** Path parameters, percent-decoded. */
   readonly params: Readonly<Record<string, string>>;
-  /** The parsed JSON body (POST only); undefined when none was sent. */
+  /** The parsed JSON body (POST and PATCH only); undefined when none was sent. */
   readonly body: unknown;
   /** The raw query string, without `?`. */
   readonly query: string | undefined;
+  /**
+   * Where buyers reach the service (docs/protocol.md#buyer-links: LICENCE_PUBLIC_URL, else this
+   * request's scheme and Host), without a trailing `/`; a 400 when neither says.
+   */
+  readonly publicBase: () => string;
 }
 
 export interface AdminRoute {
@@ -66,6 +71,10 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('POST', '/admin/products', async (admin, { body }) =>
     jsonResponse(201, await admin.addProduct(fields.productInput(body))),
   ),
+  // docs/protocol.md#staging-hosts: an author renames a product or sets its staging patterns.
+  route('PATCH', '/admin/products/:id', async (admin, parts) =>
+    jsonResponse(200, await admin.updateProduct(param(parts, 'id'), fields.productChangeInput(parts.body))),
+  ),
   route('POST', '/admin/keys', async (admin, { body }) =>
     jsonResponse(201, await admin.issueKey(fields.issueKeyInput(body))),
   ),
@@ -79,6 +88,11 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route('POST', '/admin/keys/:cle/revoke', async (admin, parts) =>
     jsonResponse(200, await admin.revokeKey(param(parts, 'cle'), fields.revokeInput(parts.body))),
   ),
+  // docs/protocol.md#buyer-links: a link for the key's buyer, built on the public URL.
+  route('POST', '/admin/keys/:cle/buyer-link', async (admin, parts) => {
+    const input = fields.buyerLinkInput(parts.body);
+    return jsonResponse(201, await admin.buyerLink(param(parts, 'cle'), parts.publicBase(), input));
+  }),
   route('GET', '/admin/products/:id/installations', async (admin, parts) =>
     jsonResponse(200, await admin.installations(param(parts, 'id'))),
   ),

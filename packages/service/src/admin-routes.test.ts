@@ -108,6 +108,7 @@ describe('admin routing', () => {
     ['GET', '/admin/webhooks/wh_x/secret', 'POST'],
     ['POST', '/admin/webhooks/wh_x/deliveries', 'GET'],
     ['GET', '/admin/webhooks/wh_x/deliveries/dlv_y/retry', 'POST'],
+    ['GET', '/admin/products/p', 'PATCH'],
   ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
     const { service } = createHarness();
     const response = await service.handle(adminRequest(method, path));
@@ -120,7 +121,7 @@ describe('admin routing', () => {
     '/admin/',
     '/admin/keys/',
     '/admin/keys/A/B',
-    '/admin/products/p',
+    '/admin/products/p/x',
     '/admin/products//installations',
     '/admin/authors/alice',
     '/admin/authors//tokens',
@@ -176,6 +177,7 @@ describe('POST /admin/products', () => {
       id: 'mon-theme',
       author: 'alice',
       name: 'Mon Thème',
+      staging: [],
     });
     const again = await service.handle(
       adminRequest('POST', '/admin/products', { id: 'mon-theme', author: 'bob', name: 'x' }),
@@ -193,6 +195,43 @@ describe('POST /admin/products', () => {
   ])('answers %j with 400 %j', async (body, detail) => {
     const { service } = createHarness();
     expectProblem(await service.handle(adminRequest('POST', '/admin/products', body)), 400, 'invalid-request', detail);
+  });
+});
+
+describe('PATCH /admin/products/:id (docs/protocol.md#staging-hosts)', () => {
+  it('reads a JSON body like a POST: 200 the product, 415 another type, 413 too large, 400 none', async () => {
+    const { service } = createHarness();
+    await admin(service, 'POST', '/admin/products', { id: 'theme', author: 'alice', name: 'Theme' }, 201);
+    expect(await admin(service, 'PATCH', '/admin/products/theme', { staging: ['*.Recette.fr'] }, 200)).toEqual({
+      id: 'theme',
+      author: 'alice',
+      name: 'Theme',
+      staging: ['*.recette.fr'],
+    });
+    const typed = adminRequest('PATCH', '/admin/products/theme', { name: 'x' });
+    expectProblem(
+      await service.handle({ ...typed, headers: { ...typed.headers, 'content-type': 'text/plain' } }),
+      415,
+      'unsupported-media-type',
+    );
+    const big = { name: 'x', pad: 'x'.repeat(65 * 1024) };
+    expectProblem(await service.handle(adminRequest('PATCH', '/admin/products/theme', big)), 413, 'body-too-large');
+    expectProblem(
+      await service.handle(adminRequest('PATCH', '/admin/products/theme')),
+      400,
+      'invalid-request',
+      'body: expected at least one of name, staging',
+    );
+    expectProblem(
+      await service.handle(adminRequest('PATCH', '/admin/products/nope', { name: 'x' })),
+      404,
+      'not-found',
+      'no product nope',
+    );
+  });
+
+  it('is named in the log by its pattern, never by its path', () => {
+    expect(adminRouteName(adminRequest('PATCH', '/admin/products/theme'))).toBe('PATCH /admin/products/:id');
   });
 });
 

@@ -2,6 +2,7 @@ import { type AdminError, type AdminErrorClass, isAdminError } from './admin-err
 import { type AdminAuthFailures, authenticateAdmin } from './admin-auth.js';
 import { ADMIN_ROUTES, type AdminRoute } from './admin-route-table.js';
 import { createKeyAdmin } from './key-admin.js';
+import { publicBase as buyerLinkBase } from './request-origin.js';
 import { HttpError, type ProblemKind } from './problem.js';
 import {
   checkBodySize,
@@ -118,7 +119,7 @@ export async function handleAdmin(
   const params = decodeParams(found.params);
 
   let body: unknown;
-  if (found.route.method === 'POST') {
+  if (found.route.method === 'POST' || found.route.method === 'PATCH') {
     const bytes = checkBodySize(request.body, MAX_ADMIN_BODY_BYTES);
     // docs/protocol.md#administration: a missing body is fine wherever no field is required,
     // whatever its type says.
@@ -129,7 +130,13 @@ export async function handleAdmin(
     }
   }
   try {
-    return await found.route.run(createKeyAdmin(context, principal), { params, body, query: request.query });
+    const publicBase = () => buyerLinkBase(context.publicUrl, request, context.trust);
+    return await found.route.run(createKeyAdmin(context, principal), {
+      params,
+      body,
+      query: request.query,
+      publicBase,
+    });
   } catch (error) {
     throw isAdminError(error) ? toHttpError(error) : error;
   }

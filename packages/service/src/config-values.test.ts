@@ -7,6 +7,7 @@ import {
   parseAdminToken,
   parseDatabaseUrl,
   parseLogLevel,
+  parseStagingHosts,
   parseWebhookAllowPrivate,
 } from './config-values.js';
 import { configErrorLine } from './parsed.js';
@@ -148,5 +149,25 @@ describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
         errors: [{ variable: 'LICENCE_WEBHOOK_ALLOW_PRIVATE', message: `expected 1 (on) or 0 (off), got "${raw}"` }],
       });
     }
+  });
+});
+
+describe('LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts)', () => {
+  it("is none when unset, else core's reading of the comma list: normalised patterns", () => {
+    expect(parseStagingHosts(undefined)).toEqual({ ok: true, value: [] });
+    expect(parseStagingHosts('*.Preprod.Exemple.fr., recette-*.exemple.net')).toEqual({
+      ok: true,
+      value: ['*.preprod.exemple.fr', 'recette-*.exemple.net'],
+    });
+  });
+
+  it('refuses a bad pattern in one line naming the variable, without repeating it', () => {
+    const result = parseStagingHosts('*.preprod.exemple.fr, exemple.*');
+    if (result.ok) throw new Error('expected a fault');
+    expect(result.errors).toHaveLength(1);
+    const line = configErrorLine(result.errors[0] ?? { variable: '', message: '' });
+    expect(line).toMatch(/^LICENCE_STAGING_HOSTS: ./);
+    expect(line).not.toMatch(/^LICENCE_STAGING_HOSTS: LICENCE_STAGING_HOSTS/);
+    expect(line).not.toContain('\n');
   });
 });

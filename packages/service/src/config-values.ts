@@ -1,4 +1,4 @@
-import { decodeBase64, isValidationError } from '@licence/core';
+import { decodeBase64, isValidationError, parseStagingList } from '@licence/core';
 import { invalid, type Parsed, parsed } from './parsed.js';
 
 /**
@@ -115,4 +115,22 @@ export function parseWebhookAllowPrivate(raw: string | undefined): Parsed<boolea
   if (raw === undefined || raw === '0') return parsed(false);
   if (raw === '1') return parsed(true);
   return invalid('LICENCE_WEBHOOK_ALLOW_PRIVATE', `expected 1 (on) or 0 (off), got "${raw}"`);
+}
+
+/**
+ * LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts): the operator's staging host patterns, a
+ * comma-separated list read by core's rule (`parseStagingList`), beyond the built-in ones; unset is
+ * none. A bad pattern stops the start with core's message, which names the pattern at fault (a host
+ * pattern is no secret).
+ */
+export function parseStagingHosts(raw: string | undefined): Parsed<readonly string[]> {
+  if (raw === undefined) return parsed([]);
+  try {
+    return parsed(parseStagingList('LICENCE_STAGING_HOSTS', raw));
+  } catch (error) {
+    if (!isValidationError(error)) throw error;
+    const prefix = `${error.field}: `;
+    const rule = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    return invalid('LICENCE_STAGING_HOSTS', rule);
+  }
 }

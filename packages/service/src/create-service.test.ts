@@ -156,6 +156,16 @@ describe('createService adminToken: the rule of LICENCE_ADMIN_TOKEN (docs/protoc
     expect((await on.service.handle(adminRequest('POST', '/admin/webhooks', body))).status).toBe(201);
   });
 
+  it('refuses stagingHosts that are not an array of host patterns, quoting the one at fault (docs/protocol.md#staging-hosts)', () => {
+    expect(() => createService(Object.assign(baseOptions(), { stagingHosts: '*.recette.fr' }))).toThrow(
+      'stagingHosts: expected an array of host name patterns, got string',
+    );
+    const bad = () => createService({ ...baseOptions(), stagingHosts: ['*.recette.fr', 'recette.*'] });
+    expect(bad).toThrow(ValidationError);
+    expect(bad).toThrow('stagingHosts: "recette.*" has a "*" outside its leftmost label');
+    expect(() => createService({ ...baseOptions(), stagingHosts: ['*.Recette.fr.'] })).not.toThrow();
+  });
+
   it('refuses a token that is not a string (a JavaScript caller)', () => {
     // What a JavaScript caller can pass: the type says string, the value is a number.
     expect(() => createService(Object.assign(baseOptions(), { adminToken: 42 }))).toThrow(

@@ -1,7 +1,10 @@
-import { describeError, ValidationError } from '@licence/core';
+import { describeError, parseStagingPatterns, ValidationError } from '@licence/core';
 import { createAdminAuthFailures, hashToken } from './admin-auth.js';
 import { adminRouteName, handleAdmin, isAdminPath } from './admin-routes.js';
 import { compileTrustProxy } from './client-ip.js';
+import { checkedBuyerTransfers, checkedPublicUrl } from './buyer-config.js';
+import { BUYER_PAGE_HEADERS } from './buyer-page.js';
+import { buyerRouteLabel, handleBuyer, isBuyerPath } from './buyer-routes.js';
 import { adminTokenFault } from './config-values.js';
 import { CONSOLE_HEADERS, checkedConsoleAssets, handleConsole, isConsolePath } from './console-route.js';
 import { handleHealth } from './healthz.js';
@@ -21,18 +24,19 @@ export const HEALTH_PATH = '/healthz';
  *
  * Routing, first match: the public endpoint (both spellings, docs/protocol.md#request), `/healthz`,
  * `/admin/...` when an admin token is set, `/console` and below when an admin token and the
- * console's files are given (docs/protocol.md#console); anything else is a 404 problem
+ * console's files are given (docs/protocol.md#console), `/buyer/...` always
+ * (docs/protocol.md#buyer-links); anything else is a 404 problem
  * (docs/protocol.md#request: unknown path 404, the first check). Every answer carries
  * `Cache-Control: no-store`; every answer of the public endpoint carries
  * `Access-Control-Allow-Origin: *`, errors included.
  *
  * `handle()` never rejects: a fault becomes a 5xx problem and an error log line that names the
- * route, never the path (an admin path may hold a key) nor the body.
+ * route, never the path (an admin path may hold a key, a buyer path a token) nor the body.
  *
  * Options are checked here, once: a bad `trustProxy` or an admin token that breaks the rule of
  * LICENCE_ADMIN_TOKEN throws a ValidationError so that a server refuses to start rather than
- * misjudge every request; so does a `console` without its page, and a `webhookAllowPrivate` that is
- * not a boolean.
+ * misjudge every request; so does a `console` without its page, a `webhookAllowPrivate` that is
+ * not a boolean, and a `stagingHosts` entry that is no host pattern.
  */
 export function createService(options: ServiceOptions): Service {
   const context: ServiceContext = {
@@ -47,6 +51,9 @@ export function createService(options: ServiceOptions): Service {
     blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
     adminTokenHash: checkedAdminToken(options.adminToken),
     webhookAllowPrivate: checkedAllowPrivate(options.webhookAllowPrivate),
+    stagingHosts: checkedStagingHosts(options.stagingHosts),
+    publicUrl: checkedPublicUrl(options.publicUrl),
+    buyerTransfersPer30Days: checkedBuyerTransfers(options.buyerTransfersPer30Days),
   };
   const consoleAssets = checkedConsoleAssets(options.console);
   // The operator's: the daily purge. Every KeyAdmin made from `context` (this one, and one per admin
@@ -65,38 +72,37 @@ export function createService(options: ServiceOptions): Service {
     }
     return errorResponse(httpError, extra);
   };
+  /** A route's answer, or its error's, named `route` in the log and answered with `extra` headers. */
+  const guarded = async (
+    run: () => ServiceResponse | Promise<ServiceResponse>,
+    route: string,
+    extra: Readonly<Record<string, string>>,
+  ): Promise<ServiceResponse> => {
+    try {
+      return await run();
+    } catch (error) {
+      return answerError(error, route, extra);
+    }
+  };
 
   return {
     async handle(request) {
       const { path } = request;
       if (PUBLIC_PATHS.includes(path)) {
-        try {
-          return await handlePublic(context, request);
-        } catch (error) {
-          return answerError(error, 'POST /api/licence', CORS_HEADERS);
-        }
+        return guarded(() => handlePublic(context, request), 'POST /api/licence', CORS_HEADERS);
       }
-      if (path === HEALTH_PATH) {
-        try {
-          return await handleHealth(context, request);
-        } catch (error) {
-          return answerError(error, 'GET /healthz', {});
-        }
-      }
+      if (path === HEALTH_PATH) return guarded(() => handleHealth(context, request), 'GET /healthz', {});
       if (context.adminTokenHash !== null && isAdminPath(path)) {
-        try {
-          return await handleAdmin(context, authFailures, request);
-        } catch (error) {
-          return answerError(error, adminRouteName(request), {});
-        }
+        return guarded(() => handleAdmin(context, authFailures, request), adminRouteName(request), {});
       }
       // docs/protocol.md#console: with the admin API only, which is all the page talks to.
       if (context.adminTokenHash !== null && consoleAssets !== null && isConsolePath(path)) {
-        try {
-          return handleConsole(consoleAssets, request);
-        } catch (error) {
-          return answerError(error, 'GET /console', CONSOLE_HEADERS);
-        }
+        return guarded(() => handleConsole(consoleAssets, request), 'GET /console', CONSOLE_HEADERS);
+      }
+      // docs/protocol.md#buyer-links: opened by the link itself, admin API on or off.
+      if (isBuyerPath(path)) {
+        const route = `${request.method} ${buyerRouteLabel(path)}`;
+        return guarded(() => handleBuyer(context, request), route, BUYER_PAGE_HEADERS);
       }
       return problemResponse('not-found', 'no such path');
     },
@@ -127,4 +133,13 @@ function checkedAllowPrivate(value: unknown): boolean {
     throw new ValidationError('webhookAllowPrivate', 'webhookAllowPrivate: expected a boolean');
   }
   return value;
+}
+
+/**
+ * ServiceOptions `stagingHosts` (docs/protocol.md#staging-hosts): an array of host patterns, read by
+ * core's rule for a list (`parseStagingPatterns`: at most 50, each normalised and kept once), as
+ * LICENCE_STAGING_HOSTS is; absent is none.
+ */
+function checkedStagingHosts(value: unknown): readonly string[] {
+  return value === undefined ? [] : parseStagingPatterns('stagingHosts', value);
 }

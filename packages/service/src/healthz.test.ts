@@ -30,6 +30,8 @@ function contextWith(store: Store): ServiceContext & { logger: ReturnType<typeof
     trust: undefined,
     blockedUserAgents: DEFAULT_BLOCKED_USER_AGENTS,
     adminTokenHash: null,
+    publicUrl: null,
+    buyerTransfersPer30Days: 3,
   };
 }
 

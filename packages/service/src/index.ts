@@ -18,6 +18,28 @@ export { HEALTH_TIMEOUT_MS } from './healthz.js';
 export { CONSOLE_HEADERS, CONSOLE_PATH, isConsolePath } from './console-route.js';
 export { preferredLanguage } from './accept-language.js';
 
+// Buyer links (docs/protocol.md#buyer-links)
+export {
+  BUYER_PAGE_ROUTE,
+  BUYER_PATH,
+  BUYER_STYLESHEET_PATH,
+  BUYER_TRANSFER_ROUTE,
+  buyerRouteLabel,
+  isBuyerPath,
+} from './buyer-routes.js';
+export { BUYER_PAGE_HEADERS } from './buyer-page.js';
+export { BUYER_TOKEN_CONTEXT, checkBuyerToken, makeBuyerToken } from './buyer-token.js';
+export type { BuyerTokenCheck, BuyerTokenKey } from './buyer-token.js';
+export {
+  DEFAULT_BUYER_TRANSFERS_PER_30_DAYS,
+  MAX_BUYER_TRANSFERS_PER_30_DAYS,
+  normalisePublicUrl,
+  parseBuyerTransfers,
+  parsePublicUrl,
+  publicUrlFault,
+} from './buyer-config.js';
+export { DEFAULT_BUYER_LINK_TTL, MAX_BUYER_LINK_TTL, MIN_BUYER_LINK_TTL } from './key-admin-buyer-link.js';
+
 // Key administration without HTTP (the CLI's operations, docs/protocol.md#administration)
 export { createKeyAdmin } from './key-admin.js';
 export { OPERATOR } from './key-admin-types.js';
@@ -26,6 +48,8 @@ export type {
   ActivityView,
   AuthorInput,
   AuthorView,
+  BuyerLinkInput,
+  BuyerLinkView,
   DomainView,
   InstallationsView,
   IssuedKey,
@@ -37,6 +61,7 @@ export type {
   MeView,
   NewTokenView,
   Principal,
+  ProductChangeInput,
   ProductInput,
   ProductSummary,
   ProductView,
@@ -96,6 +121,7 @@ export {
   parseAdminToken,
   parseDatabaseUrl,
   parseLogLevel,
+  parseStagingHosts,
   parseWebhookAllowPrivate,
 } from './config-values.js';
 export type { LogLevel } from './config-values.js';
@@ -192,9 +218,11 @@ export type {
   Clock,
   Created,
   Installation,
+  KeyChangeInitiator,
   Logger,
   NewAuthorToken,
   NewKey,
+  ProductChange,
   ProductRecord,
   RateLimiter,
   RequestLogEntry,
@@ -212,7 +240,7 @@ export { randomBytes } from './node-random.js';
 
 // What the SQLite and PostgreSQL stores share (docs/protocol.md#storage, #rate-limit)
 export { pendingMigrations, refuseNewerSchema, SchemaVersionError } from './schema-version.js';
-export { storedKeyKind, storedKeyStatus } from './stored-key-fields.js';
+export { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from './stored-key-fields.js';
 export { storedDeliveryStatus, storedEventType, WEBHOOK_DELIVERY_STATUSES } from './stored-webhook-fields.js';
 export { DAY_SECONDS, storedOutcome, utcDay } from './activity-day.js';
 export { requireKeyId } from './require-key-id.js';

@@ -32,6 +32,9 @@ describe('what the key operations share (docs/protocol.md#key-lifecycle)', () =>
       createdAt: NOW - 60,
       opens: ['theme'],
       domains: [],
+      lineage: 'k1',
+      endedBy: null,
+      staging: [],
     };
     expect(() => requireAlive(stored, NOW)).toThrow('key ABCD is no longer alive (transfert)');
     expect(() => requireAlive({ ...stored, status: 'active' }, NOW)).not.toThrow();

@@ -33,8 +33,8 @@ describe('GET /admin/products', () => {
     const listed = await admin(service, 'GET', '/admin/products', undefined, 200);
     expect(listed).toEqual({
       products: [
-        { id: 'a-theme', author: 'alice', name: 'A', installations: 0 },
-        { id: 'b-theme', author: 'bob', name: 'b-theme', installations: 2 },
+        { id: 'a-theme', author: 'alice', name: 'A', staging: [], installations: 0 },
+        { id: 'b-theme', author: 'bob', name: 'b-theme', staging: [], installations: 2 },
       ],
     });
     expect((await admin(service, 'GET', '/admin/products/b-theme/installations', undefined, 200)).count).toBe(2);

@@ -1,5 +1,5 @@
 import { fromStore } from './key-admin-keys.js';
-import { installationCount } from './key-admin-products.js';
+import { installationCount, productView } from './key-admin-products.js';
 import { type AdminContext, authorFilter } from './key-admin-scope.js';
 import type { ProductSummary } from './key-admin-types.js';
 
@@ -14,12 +14,7 @@ export async function listProducts(context: AdminContext): Promise<{ readonly pr
   const products: ProductSummary[] = [];
   for (const product of records) {
     const rows = await fromStore(() => store.installations(product.id));
-    products.push({
-      id: product.id,
-      author: product.author,
-      name: product.name,
-      installations: installationCount(rows),
-    });
+    products.push({ ...productView(product), installations: installationCount(rows) });
   }
   return { products };
 }

@@ -113,6 +113,10 @@ describe('key administration rules', () => {
     expect(detail(() => transferDomain('to', 'boutique.local'))).toBe(
       'to: a test or staging host is never bound; give the real domain',
     );
+    // A hosting provider's staging host, whose registrable domain is not one.
+    expect(detail(() => transferDomain('to', 'monsite.kinsta.cloud'))).toBe(
+      'to: a test or staging host is never bound; give the real domain',
+    );
     expect(detail(() => transferDomain('to', 'ftp://exemple.fr'))).toBe('to: scheme must be http or https, got ftp');
     expect(detail(() => transferDomain('from', 'co.uk'))).toBe(
       'from: host is a public suffix (co.uk) and names no site',

@@ -1,4 +1,13 @@
-import { isValidationError, MAX_QUAND_SECONDS, normalizeKey, parseHost, type KeyKind } from '@licence/core';
+import {
+  BUILTIN_STAGING_HOSTS,
+  isStagingHost,
+  isValidationError,
+  MAX_QUAND_SECONDS,
+  normalizeKey,
+  parseHost,
+  parseStagingPatterns,
+  type KeyKind,
+} from '@licence/core';
 import { type AdminError, adminError } from './admin-errors.js';
 import { checkWebhookUrl } from './webhook-destination.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './webhook-payload.js';
@@ -129,16 +138,31 @@ export function key(cle: string): string {
 /**
  * `from` / `to` of a transfer (docs/protocol.md#key-lifecycle): hosts, normalised to their
  * registrable domains with core's host rules. `to` must name a domain that can be bound: a test
- * host with no registrable domain of its own (`localhost`, `x.local`) never consumes a slot
- * (docs/protocol.md#test-hosts), so binding it would only waste one.
+ * host with no registrable domain of its own (`localhost`, `x.local`) or a hosting provider's
+ * staging host (`a.kinsta.cloud`) never consumes a slot (docs/protocol.md#test-hosts), so binding
+ * its domain would only waste one.
  */
 export function transferDomain(name: 'from' | 'to', value: string): string {
-  const registrable = coreCheck(name, () => parseHost(value).registrable);
-  if (name === 'to' && (registrable === null || parseHost(registrable).test)) {
+  const host = coreCheck(name, () => parseHost(value));
+  const { registrable } = host;
+  // `a.kinsta.cloud` matches a hosting provider's staging pattern (docs/protocol.md#staging-hosts)
+  // while its registrable domain `kinsta.cloud` does not: binding that would take a slot no verdict
+  // of the buyer's ever uses. (`dev.exemple.fr` is a test host too, but `exemple.fr` is a site.)
+  const staging = isStagingHost(host.hote, BUILTIN_STAGING_HOSTS);
+  if (name === 'to' && (staging || registrable === null || parseHost(registrable).test)) {
     throw invalid('to', 'a test or staging host is never bound; give the real domain');
   }
   // A `from` with no registrable domain is simply never bound: the caller gets the 409 for that.
   return registrable ?? value.trim().toLowerCase();
+}
+
+/**
+ * A product's `staging` (docs/protocol.md#staging-hosts): host patterns whose leftmost label may
+ * hold one `*`, normalised by core's rule (`parseStagingPatterns`: at most 50, each kept once, in
+ * the order given). [] clears the list.
+ */
+export function staging(values: readonly string[]): string[] {
+  return coreCheck('staging', () => parseStagingPatterns('staging', values));
 }
 
 /**

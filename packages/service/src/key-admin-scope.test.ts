@@ -93,12 +93,12 @@ describe("an author token on another author's products and keys: 404, as if they
   it('lists its own products only', async () => {
     const { service, alice } = await twoAuthors();
     expect(await call(service, alice.token, 'GET', '/admin/products', undefined, 200)).toEqual({
-      products: [{ id: 'theme-a', author: 'alice', name: 'theme-a', installations: 0 }],
+      products: [{ id: 'theme-a', author: 'alice', name: 'theme-a', staging: [], installations: 0 }],
     });
     expect(await admin(service, 'GET', '/admin/products', undefined, 200)).toEqual({
       products: [
-        { id: 'theme-a', author: 'alice', name: 'theme-a', installations: 0 },
-        { id: 'theme-b', author: 'bob', name: 'theme-b', installations: 1 },
+        { id: 'theme-a', author: 'alice', name: 'theme-a', staging: [], installations: 0 },
+        { id: 'theme-b', author: 'bob', name: 'theme-b', staging: [], installations: 1 },
       ],
     });
   });
@@ -111,10 +111,11 @@ describe('an author token creating products (docs/protocol.md#authors)', () => {
       id: 'p1',
       author: 'alice',
       name: 'P1',
+      staging: [],
     });
     expect(
       await call(service, alice.token, 'POST', '/admin/products', { id: 'p2', author: ' alice ', name: 'P2' }, 201),
-    ).toEqual({ id: 'p2', author: 'alice', name: 'P2' });
+    ).toEqual({ id: 'p2', author: 'alice', name: 'P2', staging: [] });
     const forBob = await service.handle(
       as(alice.token, 'POST', '/admin/products', { id: 'p3', author: 'bob', name: 'P3' }),
     );
@@ -194,7 +195,7 @@ describe('authors added after their products (docs/protocol.md#authors)', () => 
       produit: 'old-theme',
     });
     expect(await call(service, carol.token, 'GET', '/admin/products', undefined, 200)).toEqual({
-      products: [{ id: 'old-theme', author: 'carol', name: 'old-theme', installations: 0 }],
+      products: [{ id: 'old-theme', author: 'carol', name: 'old-theme', staging: [], installations: 0 }],
     });
   });
 });

@@ -1,5 +1,5 @@
 import type { KeyKind, KeyStatus, RandomBytes } from '@licence/core';
-import type { Clock, Logger, Store, WebhookDeliveryStatus } from './ports.js';
+import type { Clock, Logger, Signer, Store, WebhookDeliveryStatus } from './ports.js';
 import type { WebhookEventType } from './webhook-payload.js';
 
 /**
@@ -17,6 +17,11 @@ export interface KeyAdminOptions {
    * private, loopback and link-local addresses. Default false.
    */
   readonly webhookAllowPrivate?: boolean;
+  /**
+   * The service's signing key (docs/protocol.md#buyer-links): buyer links are signed with it. Only
+   * `buyerLink` needs it; without it, that operation throws (a wiring mistake, not a refusal).
+   */
+  readonly signer?: Signer;
 }
 
 /**
@@ -95,6 +100,20 @@ export interface ProductInput {
   readonly id: string;
   readonly author?: string | undefined;
   readonly name: string;
+  /**
+   * Its staging host patterns (docs/protocol.md#staging-hosts): a host matching one answers `ok`
+   * with `essai` true for its keys, and is never bound. At most 50; absent is none.
+   */
+  readonly staging?: readonly string[] | undefined;
+}
+
+/**
+ * `PATCH /admin/products/:id`: what changes, at least one field; each given one replaces the
+ * stored one (`staging: []` clears the list).
+ */
+export interface ProductChangeInput {
+  readonly name?: string | undefined;
+  readonly staging?: readonly string[] | undefined;
 }
 
 /** A new key of `produit`. `sites` and `expire` follow docs/protocol.md#key-lifecycle's table. */
@@ -113,6 +132,19 @@ export interface TransferInput {
   readonly to?: string | undefined;
 }
 
+/** `POST /admin/keys/:cle/buyer-link` (docs/protocol.md#buyer-links). */
+export interface BuyerLinkInput {
+  /** How long the link lives, in seconds: 60 to 2592000 (30 days), default 86400. */
+  readonly ttl?: number | undefined;
+}
+
+/** A buyer link: the page's URL (it holds the token: give it to the key's buyer only) and its end. */
+export interface BuyerLinkView {
+  readonly url: string;
+  /** ISO 8601. */
+  readonly expires: string;
+}
+
 export interface RevokeInput {
   /** For the author's own records: kept, never logged. */
   readonly reason?: string | undefined;
@@ -122,6 +154,8 @@ export interface ProductView {
   readonly id: string;
   readonly author: string;
   readonly name: string;
+  /** Its staging host patterns, normalised, in the order given; [] when none. */
+  readonly staging: readonly string[];
 }
 
 export interface IssuedKey {
@@ -188,11 +222,18 @@ export interface InstallationsView {
  */
 export interface KeyAdmin {
   addProduct(input: ProductInput): Promise<ProductView>;
+  /** Renames a product or sets its staging patterns; another author's product is `PRODUCT_NOT_FOUND`. */
+  updateProduct(productId: string, input: ProductChangeInput): Promise<ProductView>;
   issueKey(input: IssueKeyInput): Promise<IssuedKey>;
   showKey(cle: string): Promise<KeyView>;
   regenerateKey(cle: string): Promise<ReplacedKey>;
   transferKey(cle: string, input?: TransferInput): Promise<ReplacedKey>;
   revokeKey(cle: string, input?: RevokeInput): Promise<RevokedKey>;
+  /**
+   * A link for the key's buyer (docs/protocol.md#buyer-links): `base` (the public URL prefix the
+   * buyer reaches the service at, without a trailing `/`) + `/buyer/<token>`.
+   */
+  buyerLink(cle: string, base: string, input?: BuyerLinkInput): Promise<BuyerLinkView>;
   installations(productId: string): Promise<InstallationsView>;
   /** docs/protocol.md#privacy: delete the request-log entries (and their IPs) older than twelve months. */
   purge(): Promise<{ readonly erased: number }>;

@@ -43,6 +43,7 @@ describe('createKeyAdmin', () => {
       id: 'theme',
       author: 'alice',
       name: 'Theme',
+      staging: [],
     });
     const issued = await admin.issueKey({ produit: 'theme', kind: 'buyer', sites: 2 });
     // Byte 1 everywhere: the second Crockford character, 25 times, in groups of five.

@@ -1,6 +1,7 @@
 import { activity } from './key-admin-activity.js';
 import { addAuthor } from './key-admin-add-author.js';
 import { addWebhook } from './key-admin-add-webhook.js';
+import { buyerLink } from './key-admin-buyer-link.js';
 import { createAuthorToken } from './key-admin-create-token.js';
 import { issueKey } from './key-admin-issue.js';
 import { listAuthors } from './key-admin-list-authors.js';
@@ -8,7 +9,7 @@ import { listProducts } from './key-admin-list-products.js';
 import { listAuthorTokens } from './key-admin-list-tokens.js';
 import { listWebhooks } from './key-admin-list-webhooks.js';
 import { me } from './key-admin-me.js';
-import { addProduct, installations } from './key-admin-products.js';
+import { addProduct, installations, updateProduct } from './key-admin-products.js';
 import { purge } from './key-admin-purge.js';
 import { removeWebhook } from './key-admin-remove-webhook.js';
 import { regenerateKey, transferKey } from './key-admin-replace.js';
@@ -29,17 +30,27 @@ import { retryWebhookDelivery, webhookDeliveries } from './key-admin-webhook-del
  * as the operator on its configured store without HTTP.
  */
 export function createKeyAdmin(options: KeyAdminOptions, principal: Principal = OPERATOR): KeyAdmin {
-  const { store, clock, random, logger } = options;
+  const { store, clock, random, logger, signer } = options;
   // docs/protocol.md#webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE, off unless set.
   const webhookAllowPrivate = options.webhookAllowPrivate === true;
-  const context: AdminContext = { store, clock, random, logger, webhookAllowPrivate, principal };
+  const context: AdminContext = {
+    store,
+    clock,
+    random,
+    logger,
+    webhookAllowPrivate,
+    principal,
+    ...(signer === undefined ? {} : { signer }),
+  };
   return {
     addProduct: (input) => addProduct(context, input),
+    updateProduct: (productId, input) => updateProduct(context, productId, input),
     issueKey: (input) => issueKey(context, input),
     showKey: (cle) => showKey(context, cle),
     regenerateKey: (cle) => regenerateKey(context, cle),
     transferKey: (cle, input = {}) => transferKey(context, cle, input),
     revokeKey: (cle, input = {}) => revokeKey(context, cle, input),
+    buyerLink: (cle, base, input = {}) => buyerLink(context, cle, base, input),
     installations: (productId) => installations(context, productId),
     purge: () => purge(context),
     me: () => me(context),

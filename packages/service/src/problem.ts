@@ -31,6 +31,9 @@ export const PROBLEMS = {
   // (docs/protocol.md#authors).
   forbidden: { title: 'Forbidden', status: 403 },
   conflict: { title: 'Conflict', status: 409 },
+  // A buyer link past its expiry, or whose key is no longer alive (docs/protocol.md#buyer-links): it
+  // existed and will not again, so not a 404.
+  gone: { title: 'Gone', status: 410 },
   'service-unavailable': { title: 'Service unavailable', status: 503 },
   'internal-error': { title: 'Internal error', status: 500 },
 } as const satisfies Record<string, { readonly title: string; readonly status: number }>;

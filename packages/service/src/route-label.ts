@@ -1,14 +1,15 @@
 import { ADMIN_ROUTES as ADMIN_ROUTE_TABLE } from './admin-route-table.js';
 import { isAdminPath } from './admin-routes.js';
+import { buyerRouteLabel, isBuyerPath } from './buyer-routes.js';
 import { CONSOLE_PATH, isConsolePath } from './console-route.js';
 import { HEALTH_PATH } from './create-service.js';
 import { PUBLIC_PATHS } from './public-endpoint.js';
 
 /**
  * What a request log line names instead of the path (docs/protocol.md#privacy: no path in any log
- * line, and no key: `/admin/keys/:cle` holds a full licence key). Every adapter logs it, so a
- * request reads the same on the Koa server and on Lambda. The label is one of a fixed set, so a log
- * line can never carry anything the client wrote.
+ * line, and no key: `/admin/keys/:cle` holds a full licence key, `/buyer/:token` a buyer link's
+ * token). Every adapter logs it, so a request reads the same on the Koa server and on Lambda. The
+ * label is one of a fixed set, so a log line can never carry anything the client wrote.
  */
 
 /**
@@ -23,6 +24,8 @@ export function routeLabel(path: string): string {
   if (PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || path === CONSOLE_PATH) return path;
   // docs/protocol.md#console: the console's files are not secret, but a label is one of a fixed set.
   if (isConsolePath(path)) return `${CONSOLE_PATH}/*`;
+  // docs/protocol.md#buyer-links: a buyer path holds the link's token.
+  if (isBuyerPath(path)) return buyerRouteLabel(path);
   if (!isAdminPath(path)) return 'other';
   const segments = path.split('/');
   return ADMIN_ROUTES.find(({ parts }) => fits(parts, segments))?.route ?? '/admin/*';

@@ -17,6 +17,15 @@ export interface ServiceContext
    * Handed on to every KeyAdmin made from this context.
    */
   readonly webhookAllowPrivate?: boolean;
+  /**
+   * ServiceOptions `stagingHosts` (docs/protocol.md#staging-hosts), checked and normalised; absent
+   * is none. Every verdict adds the key's own product's patterns to these.
+   */
+  readonly stagingHosts?: readonly string[];
+  /** ServiceOptions `publicUrl` (docs/protocol.md#buyer-links), checked and normalised; null when unset. */
+  readonly publicUrl: string | null;
+  /** ServiceOptions `buyerTransfersPer30Days`, checked; 3 when unset. */
+  readonly buyerTransfersPer30Days: number;
 }
 
 /** The clock in whole seconds, as every stored time and `donnees` holds them. */

@@ -12,9 +12,12 @@ describe('isServicePath', () => {
       '/admin/keys',
       '/console',
       '/console/a.js',
+      '/buyer',
+      '/buyer/buyer.css',
+      '/buyer/token/transfer',
     ])
       expect(isServicePath(path)).toBe(true);
-    for (const path of ['/', '/api', '/api/other', '/administrator', '/healthz/x', '/consoles'])
+    for (const path of ['/', '/api', '/api/other', '/administrator', '/healthz/x', '/consoles', '/buyers'])
       expect(isServicePath(path)).toBe(false);
   });
 });
@@ -29,5 +32,6 @@ describe('bodyLimitFor', () => {
     expect(bodyLimitFor('/admin')).toBe(65536);
     expect(bodyLimitFor('/admin/keys')).toBe(65536);
     expect(bodyLimitFor('/administrator')).toBe(8192);
+    expect(bodyLimitFor('/buyer/token/transfer')).toBe(8192);
   });
 });

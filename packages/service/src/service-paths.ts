@@ -1,4 +1,5 @@
 import { isAdminPath } from './admin-routes.js';
+import { isBuyerPath } from './buyer-routes.js';
 import { isConsolePath } from './console-route.js';
 import { HEALTH_PATH } from './create-service.js';
 import { PUBLIC_PATHS } from './public-endpoint.js';
@@ -10,16 +11,18 @@ import { MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
  */
 
 /**
- * The paths the service answers (docs/protocol.md#request, #administration, #console): a middleware
- * mounted in a bigger app leaves the others to it.
+ * The paths the service answers (docs/protocol.md#request, #administration, #console, #buyer-links):
+ * a middleware mounted in a bigger app leaves the others to it.
  */
 export function isServicePath(path: string): boolean {
-  return PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || isAdminPath(path) || isConsolePath(path);
+  return (
+    PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || isAdminPath(path) || isConsolePath(path) || isBuyerPath(path)
+  );
 }
 
 /**
  * The body cap for a path (docs/protocol.md#limits): the admin API's for `/admin` and below, the
- * public endpoint's everywhere else.
+ * public endpoint's everywhere else (a buyer's transfer form included).
  */
 export function bodyLimitFor(path: string): number {
   return isAdminPath(path) ? MAX_ADMIN_BODY_BYTES : MAX_BODY_BYTES;

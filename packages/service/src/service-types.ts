@@ -27,6 +27,12 @@ export interface ServiceRequest {
    * `trustProxy`).
    */
   readonly ip: string;
+  /**
+   * The scheme of the connection as the adapter knows it (docs/protocol.md#buyer-links: a buyer
+   * link built without LICENCE_PUBLIC_URL): `https` over TLS. Unset: `http`. Under `trustProxy`,
+   * the nearest proxy's `X-Forwarded-Proto` wins (request-origin.ts).
+   */
+  readonly scheme?: 'http' | 'https' | undefined;
 }
 
 export interface ServiceResponse {
@@ -73,6 +79,24 @@ export interface ServiceOptions {
    * Default false. The deliverer takes the same setting (`allowPrivate`).
    */
   readonly webhookAllowPrivate?: boolean;
+  /**
+   * docs/protocol.md#buyer-links: LICENCE_PUBLIC_URL, where buyers reach the service (an absolute
+   * http(s) URL, optionally with a path prefix, no query nor fragment): buyer links are built on it,
+   * and a buyer's POST must come from its origin. Unset: from each request's scheme and `Host`.
+   */
+  readonly publicUrl?: string;
+  /**
+   * docs/protocol.md#buyer-links: LICENCE_BUYER_TRANSFERS_PER_30_DAYS, the transfers a buyer may make
+   * per key lineage in any 30 days, an integer from 0 (off) to 100. Default 3.
+   */
+  readonly buyerTransfersPer30Days?: number;
+  /**
+   * docs/protocol.md#staging-hosts: the operator's staging host patterns (LICENCE_STAGING_HOSTS,
+   * `parseStagingHosts`), beyond the built-in ones: a host matching one answers `ok` with `essai`
+   * true for every key, and is never bound. At most 50, each a pattern core's
+   * `parseStagingPattern` takes (normalised here). Default none.
+   */
+  readonly stagingHosts?: readonly string[];
 }
 
 /**

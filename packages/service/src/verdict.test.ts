@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { admin, createHarness, issue, verdict, verdictRequest } from '../test/harness.js';
 import type { Store, StoredKey } from './ports.js';
 import { HttpError } from './problem.js';
-import { toKeyRecord, verdictActivity } from './verdict.js';
+import { stagingPatterns, toKeyRecord, verdictActivity } from './verdict.js';
 
 /**
  * Every row of docs/protocol.md#verdict, reached through real admin operations on the memory store,
@@ -326,6 +326,9 @@ const BUYER_KEY: StoredKey = {
   createdAt: 1,
   opens: ['p', 'q'],
   domains: [{ domain: 'a.fr', firstSeen: 1, lastSeen: 2 }],
+  lineage: '1',
+  endedBy: null,
+  staging: [],
 };
 
 describe('toKeyRecord', () => {
@@ -389,5 +392,54 @@ describe('verdictActivity (docs/protocol.md#activity)', () => {
 
   it('refuses a motif core does not know: a 500, never a count of nonsense', () => {
     expect(() => verdictActivity(refused('nouveau'), stored, undefined)).toThrow(HttpError);
+  });
+});
+
+describe('staging patterns beyond the built-in ones (docs/protocol.md#staging-hosts)', () => {
+  it("adds the key's own product's patterns to the operator's; an unknown key has the operator's only", () => {
+    const context = { stagingHosts: ['*.recette.exemple.fr'] };
+    expect(stagingPatterns(context, { ...BUYER_KEY, staging: ['preview-*.a.fr'] })).toEqual([
+      '*.recette.exemple.fr',
+      'preview-*.a.fr',
+    ]);
+    expect(stagingPatterns(context, null)).toEqual(['*.recette.exemple.fr']);
+    expect(stagingPatterns({}, { ...BUYER_KEY, staging: [] })).toEqual([]);
+  });
+
+  it("the operator's (stagingHosts): ok, essai, nothing bound, for every product's keys", async () => {
+    const { service } = createHarness({ stagingHosts: ['*.Recette.Exemple.fr.'] });
+    const cle = await issue(service, {});
+    expect(
+      await verdict(service, { cle, url: 'https://v2.recette.exemple.fr/' }, 'v2.recette.exemple.fr'),
+    ).toMatchObject({ ok: true, essai: true, domaine: 'exemple.fr' });
+    expect((await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).domains).toEqual([]);
+    // A host that merely holds the text is a real site: it takes the key's one slot.
+    expect(
+      await verdict(service, { cle, url: 'v2.recette.exemple.fr.evil.fr' }, 'v2.recette.exemple.fr.evil.fr'),
+    ).toMatchObject({ ok: true, essai: false, domaine: 'evil.fr' });
+  });
+
+  it("a product's own (PATCH /admin/products/:id): its keys only, from the next verdict on", async () => {
+    const { service } = createHarness();
+    const cle = await issue(service, { produit: 'theme' });
+    const other = await issue(service, { produit: 'plugin', sites: 2 });
+    await admin(service, 'PATCH', '/admin/products/theme', { staging: ['preview-*.boutique.fr'] }, 200);
+    expect(await verdict(service, { cle, url: 'preview-7.boutique.fr' }, 'preview-7.boutique.fr')).toMatchObject({
+      ok: true,
+      essai: true,
+      domaine: 'boutique.fr',
+    });
+    expect((await admin(service, 'GET', `/admin/keys/${cle}`, undefined, 200)).domains).toEqual([]);
+    // Another product's key binds the same host: the pattern is not its product's.
+    expect(await verdict(service, { cle: other, url: 'preview-7.boutique.fr' }, 'preview-7.boutique.fr')).toMatchObject(
+      { ok: true, essai: false, domaine: 'boutique.fr' },
+    );
+    // Cleared: the host binds like any other.
+    await admin(service, 'PATCH', '/admin/products/theme', { staging: [] }, 200);
+    expect(await verdict(service, { cle, url: 'preview-7.boutique.fr' }, 'preview-7.boutique.fr')).toMatchObject({
+      ok: true,
+      essai: false,
+      domaine: 'boutique.fr',
+    });
   });
 });

@@ -111,6 +111,15 @@ async function noteRefusal(
   await fromStore(() => context.store.addWebhookEvent(event));
 }
 
+/**
+ * The staging patterns beyond the built-in ones (docs/protocol.md#staging-hosts, rule 6 of the
+ * decision): the operator's (LICENCE_STAGING_HOSTS) and those of the key's own product, whichever
+ * product the request names. None for an unknown key, which answers `inconnue` before rule 6.
+ */
+export function stagingPatterns(context: Pick<ServiceContext, 'stagingHosts'>, stored: StoredKey | null): string[] {
+  return [...(context.stagingHosts ?? []), ...(stored?.staging ?? [])];
+}
+
 /** Binding is tried at most this often: once, and once more after losing a race. */
 const BIND_ATTEMPTS = 2;
 
@@ -133,7 +142,15 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
   const { host, produit, nonce } = input;
 
   const decide = (stored: StoredKey | null): VerdictDecision =>
-    decideVerdict({ key: toKeyRecord(stored), host, produit, nonce, now, settings: context.settings });
+    decideVerdict({
+      key: toKeyRecord(stored),
+      host,
+      produit,
+      nonce,
+      now,
+      settings: context.settings,
+      staging: stagingPatterns(context, stored),
+    });
 
   let stored = await fromStore(() => store.findKeyByHash(hash));
   let decision = decide(stored);

@@ -181,6 +181,40 @@ const cases = [
     ],
   },
   {
+    // docs/protocol.md#staging-hosts: the key's own product's patterns, matched by whole labels.
+    name: "rule 6: a host matching its product's staging pattern answers essai and binds nothing",
+    steps: [
+      admin(
+        'POST',
+        '/admin/products',
+        { id: 'theme', author: 'atelier', name: 'Produit theme', staging: [' Preview-*.Boutique.fr. '] },
+        { status: 201, body: { id: 'theme', staging: ['preview-*.boutique.fr'] } },
+      ),
+      product('plugin'),
+      admin('PATCH', '/admin/products/plugin', { staging: ['*.recette.fr'] }, { status: 200 }),
+      buyer('k'),
+      check(
+        { cle: '{k}', url: 'https://preview-42.boutique.fr/panier' },
+        ok({ domaine: 'boutique.fr', essai: true, hote: 'preview-42.boutique.fr' }),
+      ),
+      admin('GET', '/admin/keys/{k}', undefined, { status: 200, body: { status: 'active', domains: [] } }),
+      // Only its leftmost label's text around the `*`: a host that merely contains it is a real site.
+      check(
+        { cle: '{k}', url: 'mypreview-42.boutique.fr' },
+        ok({ domaine: 'boutique.fr', essai: false, hote: 'mypreview-42.boutique.fr' }),
+      ),
+      admin('GET', '/admin/keys/{k}', undefined, {
+        status: 200,
+        body: { domains: [{ domain: 'boutique.fr', firstSeen: at0, lastSeen: at0 }] },
+      }),
+      // Another product's pattern is not this key's.
+      check(
+        { cle: '{k}', url: 'v2.recette.fr' },
+        refused('autre_domaine', { domaine: 'boutique.fr', hote: 'v2.recette.fr' }),
+      ),
+    ],
+  },
+  {
     name: 'rule 5: a dev key runs on any host as essai and binds nothing',
     steps: [
       product('theme'),
@@ -646,6 +680,82 @@ const cases = [
     ],
   },
   {
+    // docs/protocol.md#staging-hosts, #authors: each field given replaces the stored one.
+    name: 'admin: PATCH /admin/products/:id renames a product or sets its staging patterns',
+    steps: [
+      author('atelier', 'Atelier'),
+      authorToken('atelier', 't'),
+      product('theme'),
+      product('autre', 'concurrent'),
+      admin(
+        'PATCH',
+        '/admin/products/theme',
+        { staging: ['*.Recette.fr.', 'staging-*.boutique.fr'], ignored: true },
+        {
+          status: 200,
+          body: {
+            id: 'theme',
+            author: 'atelier',
+            name: 'Produit theme',
+            staging: ['*.recette.fr', 'staging-*.boutique.fr'],
+          },
+        },
+      ),
+      as(
+        't',
+        admin(
+          'PATCH',
+          '/admin/products/theme',
+          { name: ' Thème ', staging: null },
+          { status: 200, body: { name: 'Thème', staging: ['*.recette.fr', 'staging-*.boutique.fr'] } },
+        ),
+      ),
+      admin('GET', '/admin/products', undefined, {
+        status: 200,
+        body: {
+          products: [
+            { id: 'autre', author: 'concurrent', name: 'Produit autre', staging: [], installations: 0 },
+            {
+              id: 'theme',
+              author: 'atelier',
+              name: 'Thème',
+              staging: ['*.recette.fr', 'staging-*.boutique.fr'],
+              installations: 0,
+            },
+          ],
+        },
+      }),
+      admin('PATCH', '/admin/products/theme', { staging: [] }, { status: 200, body: { name: 'Thème', staging: [] } }),
+      admin('PATCH', '/admin/products/theme', undefined, invalid),
+      admin('PATCH', '/admin/products/theme', {}, invalid),
+      admin('PATCH', '/admin/products/theme', { name: null, staging: null }, invalid),
+      admin('PATCH', '/admin/products/theme', { name: '' }, invalid),
+      admin('PATCH', '/admin/products/theme', { staging: '*.recette.fr' }, invalid),
+      admin('PATCH', '/admin/products/theme', { staging: [42] }, invalid),
+      admin('PATCH', '/admin/products/theme', { staging: ['recette.*'] }, invalid),
+      admin(
+        'PATCH',
+        '/admin/products/theme',
+        { staging: Array.from({ length: 51 }, (_, index) => `s${index}.recette.fr`) },
+        invalid,
+      ),
+      admin('POST', '/admin/products', { id: 'plugin', author: 'atelier', name: 'P', staging: 'x.fr' }, invalid),
+      admin('PATCH', '/admin/products/inconnu', { name: 'X' }, notFound),
+      admin('PATCH', '/admin/products/Mon%20Theme', { name: 'X' }, invalid),
+      as('t', admin('PATCH', '/admin/products/autre', { name: 'Vol' }, notFound)),
+      admin('GET', '/admin/products/theme', undefined, problem(405, 'method-not-allowed', { allow: 'PATCH' })),
+      admin('GET', '/admin/products', undefined, {
+        status: 200,
+        body: {
+          products: [
+            { id: 'autre', author: 'concurrent', name: 'Produit autre', staging: [], installations: 0 },
+            { id: 'theme', author: 'atelier', name: 'Thème', staging: [], installations: 0 },
+          ],
+        },
+      }),
+    ],
+  },
+  {
     name: 'admin: a product id is taken once',
     steps: [
       product('theme'),
@@ -781,7 +891,9 @@ const cases = [
         't',
         admin('GET', '/admin/products', undefined, {
           status: 200,
-          body: { products: [{ id: 'theme', author: 'atelier', name: 'Produit theme', installations: 0 }] },
+          body: {
+            products: [{ id: 'theme', author: 'atelier', name: 'Produit theme', staging: [], installations: 0 }],
+          },
         }),
       ),
       as(
@@ -826,8 +938,8 @@ const cases = [
           status: 200,
           body: {
             products: [
-              { id: 'plugin', author: 'atelier', name: 'Plugin', installations: 1 },
-              { id: 'theme', author: 'atelier', name: 'Theme', installations: 0 },
+              { id: 'plugin', author: 'atelier', name: 'Plugin', staging: [], installations: 1 },
+              { id: 'theme', author: 'atelier', name: 'Theme', staging: [], installations: 0 },
             ],
           },
         }),
@@ -836,9 +948,9 @@ const cases = [
         status: 200,
         body: {
           products: [
-            { id: 'autre', author: 'concurrent', name: 'Produit autre', installations: 0 },
-            { id: 'plugin', author: 'atelier', name: 'Plugin', installations: 1 },
-            { id: 'theme', author: 'atelier', name: 'Theme', installations: 0 },
+            { id: 'autre', author: 'concurrent', name: 'Produit autre', staging: [], installations: 0 },
+            { id: 'plugin', author: 'atelier', name: 'Plugin', staging: [], installations: 1 },
+            { id: 'theme', author: 'atelier', name: 'Theme', staging: [], installations: 0 },
           ],
         },
       }),
@@ -1154,7 +1266,7 @@ const cases = [
 
 const file = {
   covers:
-    'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API, its authors and author tokens (docs/protocol.md#authors: what a token of one author reaches, 403 and 404), the activity of a product per UTC day (docs/protocol.md#activity) and the webhook endpoints (docs/protocol.md#webhooks: their admin routes, the URL and event rules, what an author token reaches; no delivery is sent, as no step changes a key). Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
+    'The HTTP behaviour of a running service (docs/protocol.md: request, errors, key lifecycle, rate limit, administration): every rule of docs/protocol.md#verdict reached through real admin operations, every error status with its problem type, the order of the checks, both path spellings, OPTIONS and CORS, the rate limit, the admin API, its authors and author tokens (docs/protocol.md#authors: what a token of one author reaches, 403 and 404), the activity of a product per UTC day (docs/protocol.md#activity), the webhook endpoints (docs/protocol.md#webhooks: their admin routes, the URL and event rules, what an author token reaches; no delivery is sent, as no step changes a key) and the staging host patterns of a product (docs/protocol.md#staging-hosts: set through the admin API, matched by whole labels). Each case is a scenario run on a fresh service (empty store, fresh rate limit) whose clock starts at `clockStart` and moves only by `advance` steps.',
   consumers: ['apps/koa-server (Koa over loopback)', 'apps/lambda (the local runner)'],
   notes: [
     `clockStart: ${T0} (2026-11-22T10:14:00Z). A step {"advance": N} moves the service clock N seconds.`,

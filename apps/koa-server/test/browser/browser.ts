@@ -52,6 +52,8 @@ export interface ContextOptions {
   /** The browser's language (navigator.language and Accept-Language); default 'en-GB'. */
   readonly locale?: string;
   readonly viewport?: { readonly width: number; readonly height: number };
+  /** False: a browser with JavaScript off (the buyer's pages work without it); default true. */
+  readonly javaScriptEnabled?: boolean;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function openPage(
   const context = await browser.newContext({
     locale: options.locale ?? 'en-GB',
     viewport: { ...(options.viewport ?? DESKTOP) },
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
     // Screenshots of a still page: no transition caught half-way.
     reducedMotion: 'reduce',
   });

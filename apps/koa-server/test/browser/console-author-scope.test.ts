@@ -96,7 +96,9 @@ describe.skipIf(browserSkipReason() !== undefined)('the console, as an author (E
     expect(await as('GET', '/admin/authors')).toBe(403);
     expect(await as('POST', '/admin/purge')).toBe(403);
     const listed = await adminOk(suite.server, aliceToken, 'GET', '/admin/products');
-    expect(listed.products).toEqual([{ id: 'alice-theme', author: 'alice', name: 'Thème d’Alice', installations: 0 }]);
+    expect(listed.products).toEqual([
+      { id: 'alice-theme', author: 'alice', name: 'Thème d’Alice', staging: [], installations: 0 },
+    ]);
     // Bob's key is untouched.
     const shown = await adminOk(suite.server, suite.server.operatorToken, 'GET', `/admin/keys/${bob}`);
     expect(shown.status).toBe('active');
