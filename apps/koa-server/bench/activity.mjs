@@ -92,7 +92,7 @@ async function seedKeys(store) {
   const firstKeyIds = [];
   const usable = [];
   for (const product of PRODUCTS) {
-    await store.addProduct({ ...product, createdAt: FIRST_DAY * 86400 });
+    await store.addProduct({ ...product, createdAt: FIRST_DAY * 86400, staging: [] });
     const ids = [];
     for (let k = 0; k < KEYS; k += 1) {
       const cle = generateKey((n) => randomBytes(n));

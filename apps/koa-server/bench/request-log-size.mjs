@@ -76,7 +76,7 @@ function* entries(keyIds) {
 }
 
 async function seedKeys(store) {
-  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: START });
+  await store.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: START, staging: [] });
   const ids = [];
   for (let i = 0; i < KEYS; i += 1) {
     const r = await store.insertKey({

@@ -93,7 +93,7 @@ if (cluster !== null && hasTaskset) {
 // half are fresh (each "new-domain" request binds one); "unknown" keys match nothing.
 console.log(`seeding ${KEYS.toLocaleString('en')} keys...`);
 const seeding = Date.now();
-const product = { id: 'theme', author: 'atelier', name: 'Theme', createdAt: 1795342440 };
+const product = { id: 'theme', author: 'atelier', name: 'Theme', createdAt: 1795342440, staging: [] };
 const store = openSqliteStore({ file: dataFile });
 await store.addProduct(product);
 // The same keys in PostgreSQL, through the store's own insertKey (its schema, its hashing of
