@@ -426,6 +426,40 @@ describe('migrations', () => {
     expect(logger.lines.some((line) => line.includes('VACUUM'))).toBe(false);
   });
 
+  it('upgrades 5 to 6: the fan-out starts after the newest event, which its deliveries already had', async () => {
+    // Version 5 made an event's deliveries in its transaction: wh_a got msg_1; wh_b came after it.
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    for (const step of MIGRATIONS.slice(0, 5)) db.exec(step);
+    db.pragma('user_version = 5');
+    db.exec(`
+      INSERT INTO authors (id, name, created_at) VALUES ('alice', 'Alice', ${T4});
+      INSERT INTO products (id, author, name, created_at) VALUES ('theme', 'alice', 'Theme', ${T4});
+      INSERT INTO webhook_endpoints (id, author, url, events, created_at)
+        VALUES ('wh_a', 'alice', 'https://shop.example/a', '["verdict.refused"]', ${T4});
+      INSERT INTO webhook_events (id, type, product_id, at, body) VALUES ('msg_1', 'verdict.refused', 'theme', ${T4}, '{}');
+      INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, next_attempt_at) VALUES ('dlv_1', 'wh_a', 1, ${T4});
+      INSERT INTO webhook_endpoints (id, author, url, events, created_at)
+        VALUES ('wh_b', 'alice', 'https://shop.example/b', '["verdict.refused"]', ${T4 + 1});
+    `);
+    db.close();
+    const store = openSqliteStore({ file });
+    await store.addWebhookEvent({
+      id: 'msg_2',
+      type: 'verdict.refused',
+      produit: 'theme',
+      at: T4 + 2,
+      body: '{}',
+      dedupe: null,
+    });
+    const events = async (endpoint: string) =>
+      (await store.listWebhookDeliveries(endpoint, 10)).map((delivery) => delivery.eventId);
+    expect(await events('wh_a')).toEqual(['msg_2', 'msg_1']);
+    expect(await events('wh_b')).toEqual(['msg_2']);
+    await store.close();
+    expect(pragma(file, 'user_version')).toBe(SCHEMA_VERSION);
+  });
+
   it('applies nothing to a file already at the latest version, and keeps its data', async () => {
     const first = openSqliteStore({ file });
     await first.addProduct({ id: 'theme', author: 'alice', name: 'Theme', createdAt: 1, staging: [] });

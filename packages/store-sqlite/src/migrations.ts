@@ -219,6 +219,18 @@ export const MIGRATIONS: readonly string[] = [
 
   CREATE INDEX keys_buyer_transfers ON keys (lineage, ended_at) WHERE status = 'transfert' AND ended_by = 'buyer';
   `,
+  // 6: the webhook fan-out leaves the verdict's transaction (docs/protocol.md#delivery-on-the-koa-server).
+  // An event is still written by the change that causes it; its deliveries are made later, in one
+  // statement for every event since the last fan-out (webhook-fanout.ts). The cursor starts at the
+  // newest event: every older one was fanned out in its own transaction by the builds before.
+  `
+  CREATE TABLE webhook_fanout (
+    id  INTEGER PRIMARY KEY CHECK (id = 1),
+    -- The newest event whose deliveries are made.
+    seq INTEGER NOT NULL
+  );
+  INSERT INTO webhook_fanout (id, seq) SELECT 1, coalesce(max(seq), 0) FROM webhook_events;
+  `,
 ];
 
 /**

@@ -14,6 +14,7 @@ import { requestLog } from './request-log.js';
 import { webhookClaim } from './webhook-claim.js';
 import { webhookDeliveries } from './webhook-deliveries.js';
 import { webhookEndpoints } from './webhook-endpoints.js';
+import { webhookFanout } from './webhook-fanout.js';
 import { webhookEvents, webhookOutbox } from './webhook-outbox.js';
 import { createWriteBatcher } from './write-batcher.js';
 import type { WriteBatcher } from './write-batcher.js';
@@ -67,6 +68,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const domains = boundDomainStatements(db);
   const days = activityDays(db);
   const outbox = webhookOutbox(db);
+  const fanOut = webhookFanout(db);
   return {
     ...keyReads(db, domains),
     ...keyWrites(db, domains, outbox),
@@ -77,11 +79,11 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     ...productRecords(db),
     ...authorRecords(db),
     ...authorTokens(db),
-    ...webhookEndpoints(db),
+    ...webhookEndpoints(db, fanOut),
     ...webhookEvents(outbox, writes),
-    ...webhookDeliveries(db),
-    ...webhookClaim(db),
-    ...webhookEventPurge(db, file, logger),
+    ...webhookDeliveries(db, fanOut),
+    ...webhookClaim(db, fanOut),
+    ...webhookEventPurge(db, file, logger, fanOut),
     ...lifecycle(db, writes, file, logger),
   };
 }

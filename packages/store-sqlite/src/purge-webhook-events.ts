@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Logger, Store } from '@licence/service';
 import { truncateWal } from './wal-truncate.js';
+import type { WebhookFanout } from './webhook-fanout.js';
 
 /**
  * Events the purge deletes per statement. Each takes its deliveries and their attempts with it
@@ -22,7 +23,10 @@ export function webhookEventPurge(
   db: Database.Database,
   file: string,
   logger: Logger | undefined,
+  fanOut: WebhookFanout,
 ): Pick<Store, 'purgeWebhookEvents'> {
+  // An event not fanned out yet has no pending delivery to keep it: fan out first.
+  const fanOutNow = db.transaction(fanOut);
   // Walks webhook_events_at, and webhook_deliveries_event for the pending check.
   const purge = db.prepare<[number, number]>(
     'DELETE FROM webhook_events WHERE seq IN (SELECT e.seq FROM webhook_events e WHERE e.at < ? ' +
@@ -31,6 +35,7 @@ export function webhookEventPurge(
   );
   return {
     async purgeWebhookEvents(before) {
+      fanOutNow.immediate();
       let deleted = 0;
       for (;;) {
         const changes = purge.run(before, WEBHOOK_PURGE_CHUNK).changes;

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { WebhookFanout } from './webhook-fanout.js';
 import type { ClaimedWebhookDelivery, Store } from '@licence/service';
 
 interface ClaimRow {
@@ -40,16 +41,18 @@ function claimStatements(db: Database.Database) {
 /**
  * The deliverer's claim (docs/protocol.md#webhooks: at least once, in order per endpoint, one
  * deliverer's work however many processes share the file). The choice and the leases are one
- * IMMEDIATE transaction: the write lock is taken before the read, so two processes claiming at
+ * IMMEDIATE transaction, after the fan-out of the events written since the last one
+ * (webhook-fanout.ts): the write lock is taken before the read, so two processes claiming at
  * once run one after the other, and the second sees the first one's leases (a deferred transaction
  * would read first, and could only fail, not wait, when upgrading to write). A lease that outlives
  * its process simply expires: the endpoint is claimable again once `leaseUntil` is past.
  */
-export function webhookClaim(db: Database.Database): Pick<Store, 'claimWebhookDeliveries'> {
+export function webhookClaim(db: Database.Database, fanOut: WebhookFanout): Pick<Store, 'claimWebhookDeliveries'> {
   const sql = claimStatements(db);
 
-  const claim = db.transaction((now: number, leaseUntil: number, limit: number): ClaimedWebhookDelivery[] =>
-    sql.due.all({ now, limit }).map((row) => {
+  const claim = db.transaction((now: number, leaseUntil: number, limit: number): ClaimedWebhookDelivery[] => {
+    fanOut();
+    return sql.due.all({ now, limit }).map((row) => {
       sql.lease.run(leaseUntil, row.id);
       return {
         id: row.id,
@@ -60,8 +63,8 @@ export function webhookClaim(db: Database.Database): Pick<Store, 'claimWebhookDe
         attempts: row.attempts,
         secrets: sql.secrets.all(row.endpoint_id, now).map((secret) => secret.secret),
       };
-    }),
-  );
+    });
+  });
 
   return {
     async claimWebhookDeliveries(now, leaseUntil, limit) {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { WebhookFanout } from './webhook-fanout.js';
 import type { Store, WebhookAttemptOutcome, WebhookAttemptRecord, WebhookDeliveryRecord } from '@licence/service';
 import { DELIVERY_COLUMNS, toDeliveryRecord } from './webhook-rows.js';
 import type { AttemptRow, DeliveryRow } from './webhook-rows.js';
@@ -37,17 +38,21 @@ function deliveryStatements(db: Database.Database) {
  */
 export function webhookDeliveries(
   db: Database.Database,
+  fanOut: WebhookFanout,
 ): Pick<Store, 'listWebhookDeliveries' | 'retryWebhookDelivery' | 'finishWebhookAttempt'> {
   const sql = deliveryStatements(db);
 
   const withAttempts = (row: DeliveryRow): WebhookDeliveryRecord => toDeliveryRecord(row, sql.attempts.all(row.id));
 
-  // One read transaction: the deliveries and their attempts from one snapshot.
-  const list = db.transaction((endpointId: string, limit: number) =>
-    sql.ofEndpoint.all(endpointId, limit).map(withAttempts),
-  );
+  // One transaction: the events written since the last fan-out get their deliveries first
+  // (webhook-fanout.ts), then the deliveries and their attempts are read from one snapshot.
+  const list = db.transaction((endpointId: string, limit: number) => {
+    fanOut();
+    return sql.ofEndpoint.all(endpointId, limit).map(withAttempts);
+  });
 
   const retry = db.transaction((endpointId: string, deliveryId: string, now: number) => {
+    fanOut();
     if (sql.retry.run(now, deliveryId, endpointId).changes === 0) {
       return null;
     }
@@ -72,7 +77,7 @@ export function webhookDeliveries(
   return {
     async listWebhookDeliveries(endpointId, limit) {
       // SQLite reads a negative LIMIT as none.
-      return list(endpointId, Math.max(0, limit));
+      return list.immediate(endpointId, Math.max(0, limit));
     },
     async retryWebhookDelivery(endpointId, deliveryId, now) {
       return retry.immediate(endpointId, deliveryId, now);

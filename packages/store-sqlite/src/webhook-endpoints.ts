@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { NewWebhookEndpoint, Store } from '@licence/service';
+import type { WebhookFanout } from './webhook-fanout.js';
 import { ENDPOINT_COLUMNS, toEndpointRecord } from './webhook-rows.js';
 import type { EndpointRow } from './webhook-rows.js';
 
@@ -37,6 +38,7 @@ function endpointStatements(db: Database.Database) {
  */
 export function webhookEndpoints(
   db: Database.Database,
+  fanOut: WebhookFanout,
 ): Pick<
   Store,
   'addWebhookEndpoint' | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'deleteWebhookEndpoint' | 'rotateWebhookSecret'
@@ -44,6 +46,8 @@ export function webhookEndpoints(
   const sql = endpointStatements(db);
 
   const add = db.transaction((endpoint: NewWebhookEndpoint): boolean => {
+    // The events written before it go to the endpoints that existed then (webhook-fanout.ts).
+    fanOut();
     const { id, author, url, events, createdAt } = endpoint;
     if (sql.insert.run(id, author, url, JSON.stringify(events), createdAt, author, author).changes === 0) {
       return false;

@@ -1,14 +1,13 @@
 import type Database from 'better-sqlite3';
-import { webhookDeliveryId } from '@licence/service';
 import type { NewWebhookEvent, Store } from '@licence/service';
 import type { WriteBatcher } from './write-batcher.js';
 
 /** Writes events into the outbox; to be called INSIDE the transaction of the change that causes them. */
 export interface WebhookOutbox {
   /**
-   * Stores each event whose `dedupe` is not stored yet, with one pending delivery, due at the
-   * event's time, per endpoint that receives it; answers how many events it stored. A taken event
-   * id throws (ids are random: a caller's bug), and with it the whole transaction.
+   * Stores each event whose `dedupe` is not stored yet; answers how many it stored. Its deliveries
+   * are made by the next fan-out (webhook-fanout.ts). A taken event id throws (ids are random: a
+   * caller's bug), and with it the whole transaction.
    */
   write(events: readonly NewWebhookEvent[]): number;
 }
@@ -20,23 +19,14 @@ function outboxStatements(db: Database.Database) {
       'INSERT INTO webhook_events (id, type, product_id, at, body, dedupe) VALUES (?, ?, ?, ?, ?, ?) ' +
         'ON CONFLICT (dedupe) DO NOTHING RETURNING seq',
     ),
-    // ports.ts NewWebhookEvent: subscribed to the type, and the product's author's or every author's.
-    receivers: db.prepare<[string, string], { id: string }>(
-      'SELECT w.id FROM webhook_endpoints w ' +
-        'WHERE EXISTS (SELECT 1 FROM json_each(w.events) WHERE json_each.value = ?) ' +
-        'AND (w.author IS NULL OR w.author = (SELECT author FROM products WHERE id = ?)) ORDER BY w.id',
-    ),
-    delivery: db.prepare<[string, string, number, number]>(
-      "INSERT INTO webhook_deliveries (id, endpoint_id, event_seq, status, next_attempt_at) VALUES (?, ?, ?, 'pending', ?)",
-    ),
   };
 }
 
 /**
  * The outbox (docs/protocol.md#webhooks): events are written by the very transaction that makes the
- * change causing them (key-writes.ts, bound-domains.ts), so both commit or neither does, and are
- * fanned out there into their deliveries, named by webhookDeliveryId like every store names them.
- * Endpoints made later never receive an earlier event.
+ * change causing them (key-writes.ts, bound-domains.ts), so both commit or neither does. Their
+ * deliveries are made after, in bulk (webhook-fanout.ts), so that a verdict that binds pays for
+ * the event alone.
  */
 export function webhookOutbox(db: Database.Database): WebhookOutbox {
   const sql = outboxStatements(db);
@@ -44,13 +34,8 @@ export function webhookOutbox(db: Database.Database): WebhookOutbox {
     write(events) {
       let stored = 0;
       for (const event of events) {
-        const row = sql.insert.get(event.id, event.type, event.produit, event.at, event.body, event.dedupe);
-        if (row === undefined) {
-          continue;
-        }
-        stored += 1;
-        for (const endpoint of sql.receivers.all(event.type, event.produit)) {
-          sql.delivery.run(webhookDeliveryId(event.id, endpoint.id), endpoint.id, row.seq, event.at);
+        if (sql.insert.get(event.id, event.type, event.produit, event.at, event.body, event.dedupe) !== undefined) {
+          stored += 1;
         }
       }
       return stored;
@@ -59,8 +44,8 @@ export function webhookOutbox(db: Database.Database): WebhookOutbox {
 }
 
 /**
- * `verdict.refused`, which no key change causes: the event and its deliveries in one savepoint of
- * the group commit (write-batcher.ts), since a verdict's refusal adds it.
+ * `verdict.refused`, which no key change causes: the event in one savepoint of the group commit
+ * (write-batcher.ts), since a verdict's refusal adds it.
  */
 export function webhookEvents(outbox: WebhookOutbox, writes: WriteBatcher): Pick<Store, 'addWebhookEvent'> {
   return {
