@@ -93,6 +93,22 @@ class Licence
     private $resultat = null;
 
     /**
+     * Why this instance cannot check (a host this PHP cannot normalise), or null. Set by the
+     * constructor for faults of the environment, which must never throw (protocol.md#clients).
+     */
+    private $panne = null;
+
+    /** Whether this instance already wrote its one error_log line. */
+    private $signale = false;
+
+    /**
+     * Cache records that could not be written (a read-only or full disk), by file: the verdict and
+     * the back-off are kept in memory for the rest of this process (protocol.md#cache), so a
+     * second instance in the same request neither calls again nor loses a verdict.
+     */
+    private static $memoire = array();
+
+    /**
      * @param string $cle          the buyer's licence key, as entered (spaces and dashes are fine)
      * @param string $dossierCache a writable folder that deployments do not wipe
      * @param array  $options      produit, cles_publiques, url, hote, langue, user_agent, delai,
@@ -115,8 +131,11 @@ class Licence
         if (!is_string($dossierCache) || $dossierCache === '') {
             throw new InvalidArgumentException('dossierCache: expected the path of a writable folder, got ' . self::nomType($dossierCache));
         }
-        if (!is_dir($dossierCache) && !@mkdir($dossierCache, 0700, true) && !is_dir($dossierCache)) {
-            throw new InvalidArgumentException('dossierCache: ' . $dossierCache . ' does not exist and cannot be created');
+        // A folder that cannot be created or written is the host's fault, not the developer's: it
+        // never throws (protocol.md#cache: "never stops the product"); writes then fail, are
+        // logged once, and the record is kept in memory (ecrireCache).
+        if (!@is_dir($dossierCache)) {
+            @mkdir($dossierCache, 0700, true);
         }
         $this->dossier = rtrim($dossierCache, '/\\');
 
@@ -135,15 +154,26 @@ class Licence
         }
         $this->url = self::pointDAcces($url);
 
-        $hote = self::hoteDuSite($options);
         // The service normalises the very string we send; we normalise it the same way
         // (protocol.md#host-normalisation) and require its answer to name that host
         // (protocol.md#signature).
-        try {
-            $this->hote = self::normaliserHote($hote);
-        } catch (InvalidArgumentException $erreur) {
-            // Same fixed message as the service's 400, named after the option.
-            throw new InvalidArgumentException('hote: ' . substr($erreur->getMessage(), strlen('url: ')));
+        $this->hote = null;
+        if (array_key_exists('hote', $options)) {
+            $hote = $options['hote'];
+            try {
+                $this->hote = self::normaliserHote($hote);
+            } catch (InvalidArgumentException $erreur) {
+                if (!self::fauteDIntl($erreur)) {
+                    // A malformed address in the options is the developer's mistake. Same fixed
+                    // message as the service's 400, named after the option.
+                    throw new InvalidArgumentException('hote: ' . substr($erreur->getMessage(), strlen('url: ')));
+                }
+                // A well-formed Unicode address on a PHP without intl is the host's fault.
+                $this->panne = 'the hote option is a non-ASCII host and this PHP has no intl extension (idn_to_ascii): install php-intl, or give the site address in punycode (xn--)';
+            }
+        } else {
+            $this->hote = $this->hoteDeLaRequete();
+            $hote = $this->hoteBrut;
         }
         $this->hoteBrut = $hote;
 
@@ -173,19 +203,46 @@ class Licence
         $this->verification = self::optionVerification($options);
     }
 
-    /** The site's host as configured: the hote option, else the request's HTTP_HOST or SERVER_NAME. */
-    private static function hoteDuSite($options)
+    /**
+     * Without the hote option: the request's HTTP_HOST, else SERVER_NAME, normalised; sets
+     * hoteBrut. Their content comes from the environment (a visitor controls Host), so a value
+     * that cannot be normalised (malformed, or Unicode without intl) never throws: the next one is
+     * tried, and with none usable the instance runs `lapsed` and logs why
+     * (protocol.md#hosts-in-clients). Only their absence (the command line) is the developer's
+     * mistake.
+     */
+    private function hoteDeLaRequete()
     {
-        if (array_key_exists('hote', $options)) {
-            return $options['hote'];
+        $trouve = false;
+        $intl = false;
+        foreach (array('HTTP_HOST', 'SERVER_NAME') as $nom) {
+            if (!isset($_SERVER[$nom]) || !is_string($_SERVER[$nom]) || $_SERVER[$nom] === '') {
+                continue;
+            }
+            $trouve = true;
+            try {
+                $hote = self::normaliserHote($_SERVER[$nom]);
+                $this->hoteBrut = $_SERVER[$nom];
+                return $hote;
+            } catch (InvalidArgumentException $erreur) {
+                $intl = $intl || self::fauteDIntl($erreur);
+            }
         }
-        if (isset($_SERVER['HTTP_HOST']) && is_string($_SERVER['HTTP_HOST']) && $_SERVER['HTTP_HOST'] !== '') {
-            return $_SERVER['HTTP_HOST'];
+        if (!$trouve) {
+            throw new InvalidArgumentException('hote: no HTTP_HOST or SERVER_NAME here (command line?): pass the site address as the hote option');
         }
-        if (isset($_SERVER['SERVER_NAME']) && is_string($_SERVER['SERVER_NAME']) && $_SERVER['SERVER_NAME'] !== '') {
-            return $_SERVER['SERVER_NAME'];
-        }
-        throw new InvalidArgumentException('hote: no HTTP_HOST or SERVER_NAME here (command line?): pass the site address as the hote option');
+        // The value itself is not logged: a visitor wrote it (log injection).
+        $this->hoteBrut = '';
+        $this->panne = $intl
+            ? 'the request\'s host is non-ASCII and this PHP has no intl extension (idn_to_ascii): install php-intl, or pass the site address as the hote option'
+            : 'the request\'s host (HTTP_HOST, SERVER_NAME) is not a valid host name: pass the site address as the hote option';
+        return null;
+    }
+
+    /** Whether normaliserHote() refused a host only because intl is missing (domaineVersAscii). */
+    private static function fauteDIntl($erreur)
+    {
+        return strpos($erreur->getMessage(), 'needs the intl extension') !== false;
     }
 
     /** "curl" or "flux": the transport option, "auto" choosing curl where it is loaded. */
@@ -230,6 +287,14 @@ class Licence
         if ($this->resultat === null) {
             // A wrong clock option is the caller's bug: it throws. Nothing else may escape.
             $maintenant = $this->maintenant();
+            if ($this->panne !== null) {
+                // No host to check against: no answer could be accepted, so no call is made and
+                // no file is used; the product runs (protocol.md#states: lapsed).
+                $this->signaler($this->panne);
+                $etape = self::repli(null, $maintenant, array('hote' => '', 'produit' => $this->produit), null);
+                $this->resultat = $this->appliquer($etape, null);
+                return $this->resultat['marche'];
+            }
             $attendu = array('hote' => $this->hote, 'produit' => $this->produit);
             try {
                 $this->resultat = $this->decider($maintenant, $attendu);
@@ -292,7 +357,10 @@ class Licence
         return json_decode(json_encode($this->resultat['donnees']), true);
     }
 
-    /** The normalised host this instance checks (protocol.md#host-normalisation). */
+    /**
+     * The normalised host this instance checks (protocol.md#host-normalisation), or null when the
+     * request's host could not be normalised here (then valide() runs `lapsed` and logs why).
+     */
     public function hote()
     {
         return $this->hote;
@@ -305,22 +373,40 @@ class Licence
     private function decider($maintenant, $attendu)
     {
         $fichier = $this->fichierCache();
-        $etape = self::etape($maintenant, $this->lireCache($fichier), null, $this->cles, $attendu, $this->verification);
+        $lu = $this->lireCache($fichier);
+        $etape = self::etape($maintenant, $lu, null, $this->cles, $attendu, $this->verification);
         if ($etape['action'] === 'use') {
             return $this->appliquer($etape, $fichier);
+        }
+        if ($lu !== null && self::lireEnregistrement($lu, $this->cles, $attendu, $this->verification) === null) {
+            // protocol.md#cache: a damaged or foreign file counts as no file at all; say so once,
+            // since it costs a call (or hides a verdict) until it is replaced.
+            $this->signaler('the cache file ' . substr($fichier, strlen($this->dossier) + 1) . ' is damaged or not for this site (truncated, garbage, bad signature or wrong types): ignored');
         }
 
         // protocol.md#refresh-lock: one refresher at a time. flock is released by the system when a
         // process dies, so a crashed refresher never holds it for ever. A lock that cannot be opened
         // (a read-only folder) does not stop the call: the cache simply cannot be written either.
-        $verrou = @fopen($fichier . '.lock', 'c');
+        // Shared hosts may list flock or chmod in disable_functions (PHP 8: then they do not exist
+        // at all): without flock there is no lock, and the call is made (protocol.md#cache: only
+        // the coordination between processes is lost).
+        $verrou = function_exists('flock') ? @fopen($fichier . '.lock', 'c') : false;
         if ($verrou !== false) {
-            @chmod($fichier . '.lock', 0600);
-            if (!flock($verrou, LOCK_EX | LOCK_NB)) {
-                // Another process is calling: keep the cached verdict meanwhile (grace, or
-                // lapsed when there is none), and write nothing.
+            self::restreindre($fichier . '.lock');
+            $bloque = 0;
+            if (!@flock($verrou, LOCK_EX | LOCK_NB, $bloque)) {
                 fclose($verrou);
-                return $this->appliquer(self::sansAppel($maintenant, $this->lireCache($fichier), $this->cles, $attendu, $this->verification), null);
+                if ($bloque) {
+                    // Another process is calling: keep the cached verdict meanwhile (grace, or
+                    // lapsed when there is none), and write nothing.
+                    return $this->appliquer(self::sansAppel($maintenant, $this->lireCache($fichier), $this->cles, $attendu, $this->verification), null);
+                }
+                // A file system without locks (some network or virtual ones, php-wasm): taken as
+                // "held" it would never let any process call, so a site would stay lapsed and
+                // never see a revocation. Call without the lock instead (protocol.md#cache: only
+                // the coordination between processes is lost). Not logged: nothing fails, and such a
+                // host would otherwise log it at every call.
+                $verrou = false;
             }
         }
         try {
@@ -340,7 +426,7 @@ class Licence
             $resultat = $this->apresErreur($erreur, $maintenant, $attendu);
         }
         if ($verrou !== false) {
-            flock($verrou, LOCK_UN);
+            @flock($verrou, LOCK_UN);
             fclose($verrou);
         }
         return $resultat;
@@ -353,14 +439,14 @@ class Licence
      */
     private function apresErreur($erreur, $maintenant, $attendu)
     {
-        error_log('Licence: ' . get_class($erreur) . ': ' . $erreur->getMessage());
+        self::journal('Licence: ' . get_class($erreur) . ': ' . $erreur->getMessage());
         unset($attendu['nonce']);
         try {
             return $this->appliquer(self::sansAppel($maintenant, $this->lireCache($this->fichierCache()), $this->cles, $attendu, $this->verification), null);
         } catch (Exception $autre) {
-            error_log('Licence: the cached verdict could not be read either: ' . $autre->getMessage());
+            self::journal('Licence: the cached verdict could not be read either: ' . $autre->getMessage());
         } catch (Throwable $autre) {
-            error_log('Licence: the cached verdict could not be read either: ' . $autre->getMessage());
+            self::journal('Licence: the cached verdict could not be read either: ' . $autre->getMessage());
         }
         return $this->appliquer(self::sansAppel($maintenant, null, $this->cles, $attendu, $this->verification), null);
     }
@@ -371,6 +457,35 @@ class Licence
             $this->ecrireCache($fichier, $etape['store']);
         }
         return array('etat' => $etape['state'], 'donnees' => $etape['donnees'], 'marche' => $etape['runs']);
+    }
+
+    /** One error_log line; nothing where a host disabled error_log (disable_functions). */
+    private static function journal($texte)
+    {
+        if (function_exists('error_log')) {
+            @error_log($texte);
+        }
+    }
+
+    /** Mode 0600, where chmod exists (a host may disable it; the umask then decides). */
+    private static function restreindre($chemin)
+    {
+        if (function_exists('chmod')) {
+            @chmod($chemin, 0600);
+        }
+    }
+
+    /**
+     * The one error_log line of this instance: what went wrong in its environment, never the key
+     * (protocol.md#clients). Later faults of the same instance are not logged again, so a broken
+     * host adds one line per request, not a flood.
+     */
+    private function signaler($texte)
+    {
+        if (!$this->signale) {
+            $this->signale = true;
+            self::journal('Licence (' . $this->produit . '): ' . $texte);
+        }
     }
 
     private function maintenant()
@@ -395,9 +510,14 @@ class Licence
     /** The parsed file, or null when there is none. Unreadable or garbage content is data, checked by etape(). */
     private function lireCache($fichier)
     {
+        if (isset(self::$memoire[$fichier])) {
+            // This process could not write its last record (protocol.md#cache): it is newer than
+            // anything on disk.
+            return json_decode(self::$memoire[$fichier]);
+        }
         // Another process may have replaced the file since PHP last looked at it.
         clearstatcache(true, $fichier);
-        if (!is_file($fichier)) {
+        if (!@is_file($fichier)) {
             return null;
         }
         $taille = @filesize($fichier);
@@ -408,8 +528,9 @@ class Licence
         if ($texte === false || $texte === '') {
             return false;
         }
+        // Anything but a JSON object (garbage, `null`, a list) is a damaged file, not "no file".
         $valeur = json_decode($texte);
-        return $valeur === null && strtolower(trim($texte)) !== 'null' ? false : $valeur;
+        return $valeur instanceof stdClass ? $valeur : false;
     }
 
     /** protocol.md#cache: written atomically (a temporary file renamed over the old one), mode 0600. */
@@ -421,25 +542,30 @@ class Licence
             'retryAt' => $enregistrement['retryAt'],
         ), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         if ($texte === false) {
-            error_log('Licence: the cache record could not be encoded');
+            self::journal('Licence: the cache record could not be encoded');
             return false;
         }
+        // Until a write succeeds, this process keeps the record in memory (protocol.md#cache).
+        self::$memoire[$fichier] = $texte;
         $temporaire = $fichier . '.' . bin2hex(self::octetsAleatoires(6)) . '.tmp';
         $h = @fopen($temporaire, 'x');
         if ($h === false) {
-            error_log('Licence: cannot write in the cache folder ' . $this->dossier);
+            $this->signaler('cannot write in the cache folder ' . $this->dossier . ' (missing, read-only or not a folder): the verdict is kept in memory for this request only');
             return false;
         }
         // chmod before any content is written: the umask may have made it world-readable.
-        @chmod($temporaire, 0600);
-        $ecrit = fwrite($h, $texte);
-        fflush($h);
-        fclose($h);
-        if ($ecrit !== strlen($texte) || !@rename($temporaire, $fichier)) {
+        self::restreindre($temporaire);
+        // A full disk makes these fail with a PHP notice (fwrite: "errno=28 No space left on
+        // device"): silenced, and judged by the count written.
+        $ecrit = @fwrite($h, $texte);
+        $vide = @fflush($h);
+        $ferme = @fclose($h);
+        if ($ecrit !== strlen($texte) || !$vide || !$ferme || !@rename($temporaire, $fichier)) {
             @unlink($temporaire);
-            error_log('Licence: cannot replace the cache file in ' . $this->dossier);
+            $this->signaler('cannot write the cache file in ' . $this->dossier . ' (disk full, or the file cannot be replaced): the verdict is kept in memory for this request only');
             return false;
         }
+        unset(self::$memoire[$fichier]);
         return true;
     }
 
@@ -512,7 +638,7 @@ class Licence
         if (!ini_get('allow_url_fopen')) {
             // No curl and no URL streams: the service cannot be called from this host. Every call
             // fails, which never blocks the product (lapsed, `reseau`), and says why in the log.
-            error_log('Licence: neither the curl extension nor allow_url_fopen is available: the licence service cannot be called');
+            $this->signaler('neither the curl extension nor allow_url_fopen is available: the licence service cannot be called');
             return array('type' => 'failure', 'reason' => 'network');
         }
         $contexte = stream_context_create(array('http' => array(
@@ -592,7 +718,7 @@ class Licence
                 return random_bytes($n);
             } catch (Exception $erreur) {
                 // No system source (PHP 7 throws then): the fallbacks below are tried next.
-                error_log('Licence: random_bytes failed: ' . $erreur->getMessage());
+                self::journal('Licence: random_bytes failed: ' . $erreur->getMessage());
             }
         }
         if (function_exists('openssl_random_pseudo_bytes')) {

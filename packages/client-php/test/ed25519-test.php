@@ -15,6 +15,9 @@ foreach ($wycheproof['testGroups'] as $group) {
         foreach (['php', 'sodium'] as $mode) {
             $name = sprintf('[%s] Wycheproof tcId %d %s (%s)', $mode, $case['tcId'], $case['result'], $case['comment'] === '' ? 'no comment' : $case['comment']);
             test($name, static function () use ($case, $publicKey, $mode): void {
+                if ($mode === 'sodium') {
+                    requires('sodium');
+                }
                 $valid = Licence::verifierSignature(hex2bin($case['sig']), hex2bin($case['msg']), $publicKey, $mode);
                 assertSame($case['result'] === 'valid', $valid, 'verdict');
             });
@@ -28,6 +31,9 @@ test('Wycheproof: all 151 cases are in the file', static function () use ($count
 foreach (externalJson('rfc8032/rfc8032-ed25519.json') as $i => $case) {
     foreach (['php', 'sodium'] as $mode) {
         test(sprintf('[%s] RFC 8032 7.1 vector %d (%d-byte message)', $mode, $i + 1, strlen($case['msg']) / 2), static function () use ($case, $mode): void {
+            if ($mode === 'sodium') {
+                requires('sodium');
+            }
             $signature = hex2bin($case['sig']);
             $message = hex2bin($case['msg']);
             $key = hex2bin($case['pub']);
@@ -42,6 +48,7 @@ foreach (externalJson('rfc8032/rfc8032-ed25519.json') as $i => $case) {
         });
     }
     test(sprintf('RFC 8032 7.1 vector %d: sodium signs the same bytes', $i + 1), static function () use ($case): void {
+        requires('sodium');
         $pair = sodium_crypto_sign_seed_keypair(hex2bin($case['priv']));
         assertSame($case['pub'], bin2hex(sodium_crypto_sign_publickey($pair)));
         assertSame($case['sig'], bin2hex(sodium_crypto_sign_detached(hex2bin($case['msg']), sodium_crypto_sign_secretkey($pair))));
@@ -49,15 +56,16 @@ foreach (externalJson('rfc8032/rfc8032-ed25519.json') as $i => $case) {
 }
 
 test('wrong lengths are a bad signature, not an exception', static function (): void {
-    foreach (['php', 'sodium'] as $mode) {
+    foreach (extension_loaded('sodium') ? ['php', 'sodium'] : ['php'] as $mode) {
         assertSame(false, Licence::verifierSignature(str_repeat("\0", 63), 'm', str_repeat("\0", 32), $mode));
         assertSame(false, Licence::verifierSignature(str_repeat("\0", 64), 'm', str_repeat("\0", 31), $mode));
     }
 });
 test('a non-string argument is a programming error', static function (): void {
-    assertThrows(InvalidArgumentException::class, static fn () => Licence::verifierSignature(null, 'm', 'k'));
+    assertThrows(InvalidArgumentException::class, static function () { return Licence::verifierSignature(null, 'm', 'k'); });
 });
 test('random keys and messages: the pure verifier agrees with sodium', static function (): void {
+    requires('sodium');
     for ($i = 0; $i < 12; $i++) {
         $pair = sodium_crypto_sign_seed_keypair(random_bytes(32));
         $message = $i === 0 ? "" : random_bytes($i * 7);

@@ -16,7 +16,7 @@ foreach ($file->cases as $case) {
             ? str_repeat($case->inputRepeat->text, $case->inputRepeat->times) . ($case->append ?? $case->inputRepeat->append ?? '')
             : $case->input;
         if (!empty($case->rejected)) {
-            $e = assertThrows(InvalidArgumentException::class, static fn () => Licence::normaliserCle($input), 'normaliserCle');
+            $e = assertThrows(InvalidArgumentException::class, static function () use ($input) { return Licence::normaliserCle($input); }, 'normaliserCle');
             assertSame('cle: ', substr($e->getMessage(), 0, 5), 'message prefix');
             return;
         }

@@ -13,6 +13,6 @@ foreach ($file->cases as $case) {
 }
 
 test('phrase() refuses an unknown language', static function () use ($file): void {
-    $e = assertThrows(InvalidArgumentException::class, static fn () => Licence::phrase($file->cases[0]->donnees, 'fresh', 'de'));
+    $e = assertThrows(InvalidArgumentException::class, static function () use ($file) { return Licence::phrase($file->cases[0]->donnees, 'fresh', 'de'); });
     assertSame('langue: expected "fr" or "en", got "de"', $e->getMessage());
 });

@@ -35,19 +35,8 @@ if (function_exists('pcntl_async_signals')) {
     }
 }
 
-$files = [
-    'php56-syntax-test.php',
-    'keys-test.php',
-    'canonical-test.php',
-    'hosts-test.php',
-    'staging-test.php',
-    'signatures-test.php',
-    'client-states-test.php',
-    'messages-test.php',
-    'ed25519-test.php',
-    'licence-test.php',
-    'end-to-end-test.php',
-];
+// The list of files is test/suite.php's, shared with the php-wasm matrix (test/matrix.php).
+$files = array_keys(require __DIR__ . '/suite.php');
 foreach ($files as $file) {
     Harness::setFile(basename($file, '-test.php'));
     try {

@@ -28,11 +28,11 @@ test('the built-in patterns are the list staging.json names', static function ()
 });
 
 test('a host or a pattern list of the wrong type is refused with its type', static function (): void {
-    $e = assertThrows(InvalidArgumentException::class, static fn () => Licence::estHoteDeStaging(42));
+    $e = assertThrows(InvalidArgumentException::class, static function () { return Licence::estHoteDeStaging(42); });
     assertSame('hote: expected a string, got integer', $e->getMessage());
-    $e = assertThrows(InvalidArgumentException::class, static fn () => Licence::estHoteDeStaging('a.fr', 'a.fr'));
+    $e = assertThrows(InvalidArgumentException::class, static function () { return Licence::estHoteDeStaging('a.fr', 'a.fr'); });
     assertSame('motifs: expected an array, got string', $e->getMessage());
-    $e = assertThrows(InvalidArgumentException::class, static fn () => Licence::estHoteDeStaging('a.fr', ['*.b.fr', null]));
+    $e = assertThrows(InvalidArgumentException::class, static function () { return Licence::estHoteDeStaging('a.fr', ['*.b.fr', null]); });
     assertSame('motifs: expected strings, got null', $e->getMessage());
 });
 

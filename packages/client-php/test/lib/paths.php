@@ -21,7 +21,17 @@ function vectorFile(string $name): stdClass
     if ($text === false) {
         throw new RuntimeException("vectors: cannot read {$path}");
     }
-    return json_decode($text, false, 512, JSON_THROW_ON_ERROR);
+    return jsonDecode($text, false, $path);
+}
+
+/** json_decode that throws (JSON_THROW_ON_ERROR is PHP 7.3+; the matrix starts at 7.2). */
+function jsonDecode(string $text, bool $assoc, string $what)
+{
+    $value = json_decode($text, $assoc, 512);
+    if (json_last_error() !== JSON_ERROR_NONE) {
+        throw new RuntimeException("{$what}: " . json_last_error_msg());
+    }
+    return $value;
 }
 
 /** A missing folder is an error, not a skip: these cases must run in CI. */
@@ -34,10 +44,10 @@ function externalVectorsDir(): string
     return $dir;
 }
 
-function externalJson(string $relativePath): mixed
+function externalJson(string $relativePath)
 {
     $text = file_get_contents(externalVectorsDir() . '/' . $relativePath);
-    return json_decode($text, true, 512, JSON_THROW_ON_ERROR);
+    return jsonDecode($text, true, $relativePath);
 }
 
 /** A fresh temporary folder, removed when the run ends. */
@@ -45,7 +55,7 @@ function tempDir(string $prefix = 'licence-php-'): string
 {
     $dir = sys_get_temp_dir() . '/' . $prefix . bin2hex(random_bytes(6));
     mkdir($dir, 0700);
-    Harness::onExit(static fn () => removeTree($dir));
+    Harness::onExit(static function () use ($dir) { removeTree($dir); });
     return $dir;
 }
 
