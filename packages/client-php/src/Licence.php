@@ -76,6 +76,11 @@ class Licence
     public static $forcerPhp = false;
 
     private $cle;
+    /**
+     * Why the key handed cannot be used ("sans_cle" or "cle_invalide"), or null. The buyer's key
+     * is the buyer's input, never a reason to throw (protocol.md#no-usable-key).
+     */
+    private $probleme;
     private $dossier;
     private $produit;
     private $cles;
@@ -109,7 +114,9 @@ class Licence
     private static $memoire = array();
 
     /**
-     * @param string $cle          the buyer's licence key, as entered (spaces and dashes are fine)
+     * @param mixed  $cle          the buyer's licence key, as entered (spaces and dashes are fine);
+     *                             missing, empty or not a key never throws: valide() is then false
+     *                             in state "no_key", without a call
      * @param string $dossierCache a writable folder that deployments do not wipe
      * @param array  $options      produit, cles_publiques, url, hote, langue, user_agent, delai,
      *                             horloge, transport, verification (README.md)
@@ -126,15 +133,19 @@ class Licence
                 throw new InvalidArgumentException('options: unknown option "' . $nom . '" (known: ' . implode(', ', $connues) . ')');
             }
         }
-        $this->cle = self::normaliserCle($cle);
+        // What get_option() gives before the buyer saves a key (false, ""), or what they typed, is
+        // the buyer's input: it never throws (protocol.md#no-usable-key).
+        $this->probleme = self::problemeDeCle($cle);
+        $this->cle = $this->probleme === null ? self::normaliserCle($cle) : '';
 
         if (!is_string($dossierCache) || $dossierCache === '') {
             throw new InvalidArgumentException('dossierCache: expected the path of a writable folder, got ' . self::nomType($dossierCache));
         }
         // A folder that cannot be created or written is the host's fault, not the developer's: it
         // never throws (protocol.md#cache: "never stops the product"); writes then fail, are
-        // logged once, and the record is kept in memory (ecrireCache).
-        if (!@is_dir($dossierCache)) {
+        // logged once, and the record is kept in memory (ecrireCache). Without a usable key, no
+        // cache is used: the folder is left alone.
+        if ($this->probleme === null && !@is_dir($dossierCache)) {
             @mkdir($dossierCache, 0700, true);
         }
         $this->dossier = rtrim($dossierCache, '/\\');
@@ -276,9 +287,10 @@ class Licence
     // ---------------------------------------------------------------------------------------------
 
     /**
-     * True when the product may run on this host. Only a signed refusal returns false; a service
-     * that cannot be reached never does (protocol.md#overview). The answer is kept by the
-     * instance: call it once per request (protocol.md#recommendations).
+     * True when the product may run on this host. A signed refusal returns false, and so does the
+     * absence of a usable key (`no_key`); a service that cannot be reached never does
+     * (protocol.md#overview). The answer is kept by the instance: call it once per request
+     * (protocol.md#recommendations).
      *
      * @return bool
      */
@@ -287,6 +299,16 @@ class Licence
         if ($this->resultat === null) {
             // A wrong clock option is the caller's bug: it throws. Nothing else may escape.
             $maintenant = $this->maintenant();
+            if ($this->probleme !== null) {
+                // protocol.md#no-usable-key: nothing to ask with, so no call and no file. Not a
+                // refusal: the product is not licensed yet, and says so through message().
+                $this->signaler($this->probleme === 'sans_cle'
+                    ? 'no licence key entered yet: valide() is false until the buyer enters one'
+                    : 'what was entered is not a licence key (25 letters and digits): valide() is false until the buyer corrects it');
+                $attendu = array('hote' => $this->hote === null ? '' : $this->hote, 'produit' => $this->produit);
+                $this->resultat = $this->appliquer(self::sansCle($this->probleme, $maintenant, $attendu), null);
+                return $this->resultat['marche'];
+            }
             if ($this->panne !== null) {
                 // No host to check against: no answer could be accepted, so no call is made and
                 // no file is used; the product runs (protocol.md#states: lapsed).
@@ -335,7 +357,8 @@ class Licence
     /**
      * Where the verdict came from: "fresh" (cache, before revalider), "refreshed" (this call),
      * "grace" (cache kept: the service did not answer usefully, or another process is refreshing
-     * it) or "lapsed" (no usable verdict: motif "reseau", the product runs).
+     * it), "lapsed" (no usable verdict: motif "reseau", the product runs) or "no_key" (no usable
+     * key: motif "sans_cle" or "cle_invalide", valide() is false, nothing was called).
      *
      * @return string
      */
@@ -1511,7 +1534,8 @@ class Licence
      * @param array|null $issue      null, array('type' => 'response', 'status', 'body', 'retryAfter')
      *                               or array('type' => 'failure', 'reason' => 'network'|'timeout')
      * @param string[]   $cles       trusted public keys, raw 32 bytes each
-     * @param array      $attendu    'hote', and 'produit', 'nonce' (the nonce of this call) when set
+     * @param array      $attendu    'hote', and 'produit', 'nonce' (the nonce of this call) when set;
+     *                               'cle', the buyer's key as handed (any value), when asked about it
      */
     public static function etape($maintenant, $cache, $issue, $cles, $attendu, $mode = null)
     {
@@ -1523,6 +1547,14 @@ class Licence
         }
         if (!is_array($attendu) || !isset($attendu['hote']) || !is_string($attendu['hote']) || $attendu['hote'] === '') {
             throw new InvalidArgumentException('attendu: expected array(\'hote\' => a non-empty string, ...)');
+        }
+        // protocol.md#no-usable-key: a key that is none answers before anything else.
+        if (array_key_exists('cle', $attendu)) {
+            $probleme = self::problemeDeCle($attendu['cle']);
+            if ($probleme !== null) {
+                return self::sansCle($probleme, $maintenant, $attendu);
+            }
+            unset($attendu['cle']);
         }
         // A cached verdict must name this host and product; the nonce belongs to an old call
         // (protocol.md#product-and-nonce, #cache).
@@ -1589,9 +1621,39 @@ class Licence
             return self::utiliser('grace', $enCache->donnees, $aEcrire);
         }
         // protocol.md#states: `reseau` is made by the client; never signed, never stored.
+        return self::utiliser('lapsed', self::inventees('reseau', $maintenant, $attendu), $aEcrire);
+    }
+
+    /** protocol.md#no-usable-key: no call, nothing written, and the product does not run. */
+    private static function sansCle($probleme, $maintenant, $attendu)
+    {
+        return self::utiliser('no_key', self::inventees($probleme, $maintenant, $attendu), null);
+    }
+
+    /**
+     * core client-key.ts keyProblem: "sans_cle" when nothing was entered (not a string, or only
+     * ASCII white space), "cle_invalide" when what was entered does not normalise to the 25
+     * Crockford characters every key is issued with, null for a usable key.
+     */
+    private static function problemeDeCle($cle)
+    {
+        if (!is_string($cle) || preg_match('/^[ \t\n\r\x0B\f]*$/D', $cle)) {
+            return 'sans_cle';
+        }
+        try {
+            $normalisee = self::normaliserCle($cle);
+        } catch (InvalidArgumentException $erreur) {
+            return 'cle_invalide';
+        }
+        return preg_match('/^[0-9A-HJKMNP-TV-Z]{25}$/D', $normalisee) ? null : 'cle_invalide';
+    }
+
+    /** A verdict the client makes up (`motif` its own): never signed, never stored. */
+    private static function inventees($motif, $maintenant, $attendu)
+    {
         $donnees = new stdClass();
         $donnees->ok = false;
-        $donnees->motif = 'reseau';
+        $donnees->motif = $motif;
         $donnees->domaine = '';
         $donnees->essai = false;
         $donnees->quand = '';
@@ -1602,7 +1664,7 @@ class Licence
         if (isset($attendu['produit'])) {
             $donnees->produit = $attendu['produit'];
         }
-        return self::utiliser('lapsed', $donnees, $aEcrire);
+        return $donnees;
     }
 
     private static function utiliser($etat, $donnees, $aEcrire)
@@ -1780,7 +1842,7 @@ class Licence
      * etape(), so that the shared vectors can run it.
      *
      * @param stdClass $donnees the verdict acted on (signed, or the client's own `reseau` one)
-     * @param string   $etat    "fresh", "refreshed", "grace" or "lapsed"
+     * @param string   $etat    "fresh", "refreshed", "grace", "lapsed" or "no_key"
      * @param string   $langue  "fr" or "en"
      * @return string
      */
@@ -1789,6 +1851,9 @@ class Licence
         $textes = self::textes($langue);
         if ($etat === 'lapsed') {
             return $textes['injoignable'];
+        }
+        if ($etat === 'no_key') {
+            return $textes[$donnees->motif === 'sans_cle' ? 'sansCle' : 'cleInvalide'];
         }
         $phrase = $donnees->ok === true ? self::phraseValide($donnees, $textes) : self::phraseRefus($donnees, $textes);
         if ($etat !== 'grace') {
@@ -1885,6 +1950,8 @@ class Licence
         if ($langue === 'fr') {
             return array(
                 'injoignable' => 'Le service de licence n\'a pas pu être joint : le produit continue de fonctionner et vérifiera la licence plus tard.',
+                'sansCle' => 'Aucune clé de licence n\'est saisie : entrez la clé reçue à l\'achat dans les réglages du produit.',
+                'cleInvalide' => 'La clé saisie n\'est pas une clé de licence : une clé compte 25 lettres et chiffres, sous la forme XXXXX-XXXXX-XXXXX-XXXXX-XXXXX. Vérifiez-la dans les réglages du produit.',
                 'valide' => 'Licence valide pour {domaine}.',
                 'essai' => 'Licence en mode essai sur {hote} (site de test ou clé de développement).',
                 'derniereVerification' => 'Le service de licence ne répond pas ; dernière vérification le {date}.',
@@ -1906,6 +1973,8 @@ class Licence
         }
         return array(
             'injoignable' => 'The licence service could not be reached: the product keeps working and will check the licence later.',
+            'sansCle' => 'No licence key has been entered: enter the key you received with your purchase in the product\'s settings.',
+            'cleInvalide' => 'The key entered is not a licence key: a key has 25 letters and digits, in the form XXXXX-XXXXX-XXXXX-XXXXX-XXXXX. Check it in the product\'s settings.',
             'valide' => 'Licence valid for {domaine}.',
             'essai' => 'Licence in trial mode on {hote} (a test site or a development key).',
             'derniereVerification' => 'The licence service is not answering; last checked on {date}.',

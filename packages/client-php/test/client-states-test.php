@@ -1,7 +1,8 @@
 <?php
 /**
  * packages/vectors/cases/client-states.json (docs/protocol.md#states): every case
- * through Licence::etape(), with sodium and with the pure verifier. `store` is compared deeply,
+ * through Licence::etape(), with sodium and with the pure verifier; a case's `cle` is handed as
+ * attendu['cle']. `store` is compared deeply,
  * member order aside; so is `donnees`.
  */
 
@@ -20,7 +21,12 @@ foreach (['sodium', 'php'] as $mode) {
                     $outcome += ['body' => null, 'retryAfter' => null];
                 }
             }
-            $result = Licence::etape($case->now, $case->cache, $outcome, $keys, (array) $case->expect, $mode);
+            $attendu = (array) $case->expect;
+            if (property_exists($case, 'cle')) {
+                // protocol.md#no-usable-key: the key as handed, null and false included.
+                $attendu['cle'] = $case->cle;
+            }
+            $result = Licence::etape($case->now, $case->cache, $outcome, $keys, $attendu, $mode);
             $expected = $case->result;
             assertSame($expected->action, $result['action'], 'action');
             if ($expected->action !== 'use') {

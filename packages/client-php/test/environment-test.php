@@ -17,7 +17,8 @@
  * disable_functions.
  */
 
-const ENV_KEY = 'ENVIR-ONMEN-TTEST-KEYAB-CDEFG';
+// 25 Crockford characters (no I, L, O or U): a usable key (protocol.md#no-usable-key).
+const ENV_KEY = 'ENVRN-MENTT-ESTKE-YABCD-EFGHJ';
 /** message('en') when lapsed (messages.json). */
 const LAPSED_EN = 'The licence service could not be reached: the product keeps working and will check the licence later.';
 
@@ -112,6 +113,73 @@ function withServer(array $server, callable $fn): mixed
         $_SERVER = $saved;
     }
 }
+
+// --- the buyer's key (protocol.md#no-usable-key: the buyer's input, never a reason to throw) -------
+
+$noKey = [
+    'get_option() before any save (false)' => [false, 'sans_cle', 'no licence key entered yet'],
+    'null' => [null, 'sans_cle', 'no licence key entered yet'],
+    'an empty setting' => ['', 'sans_cle', 'no licence key entered yet'],
+    'only spaces and a line break' => ["  \n", 'sans_cle', 'no licence key entered yet'],
+    'a number' => [12345, 'sans_cle', 'no licence key entered yet'],
+    'an array' => [[ENV_KEY], 'sans_cle', 'no licence key entered yet'],
+    'only dashes' => ['-----', 'cle_invalide', 'not a licence key'],
+    'a key cut short' => [substr(ENV_KEY, 0, 23), 'cle_invalide', 'not a licence key'],
+    'a key with an O' => [str_replace('E', 'O', ENV_KEY), 'cle_invalide', 'not a licence key'],
+    'a key pasted past 1024 characters' => [ENV_KEY . str_repeat(' ', 1000), 'cle_invalide', 'not a licence key'],
+];
+foreach ($noKey as $name => [$cle, $motif, $why]) {
+    test("key: {$name}: no_key, valide() false, no call, no file, one log line", static function () use ($cle, $motif, $why): void {
+        $dir = tempDir() . '/cache';
+        [$licence, $messages, $lines] = asAPage(static function () use ($cle, $dir) {
+            // A call would fail and lapse (valide() true): no_key and false say none was made.
+            $l = new Licence($cle, $dir, envOptions());
+            $l->valide();
+            $l->valide();
+            return $l;
+        });
+        assertSame([], $messages, 'PHP messages');
+        assertSame(false, $licence->valide(), 'valide');
+        assertSame('no_key', $licence->etat(), 'etat');
+        assertSame($motif, $licence->verdict()['motif'], 'motif');
+        assertSame(false, $licence->essai(), 'essai');
+        assertSame(false, file_exists($dir), 'the cache folder, not even created');
+        assertOneLogLine($lines, $why);
+    });
+}
+test('key: message() asks for the key, or says what was entered is none (messages.json)', static function (): void {
+    $none = new Licence(false, tempDir(), envOptions());
+    $wrong = new Licence('1234', tempDir(), envOptions());
+    asAPage(static function () use ($none, $wrong) {
+        return [$none->valide(), $wrong->valide()];
+    });
+    assertContains("Aucune clé de licence n'est saisie", $none->message(), 'fr');
+    assertContains('No licence key has been entered', $none->message('en'), 'en');
+    assertContains("La clé saisie n'est pas une clé de licence", $wrong->message(), 'fr');
+    assertContains('The key entered is not a licence key', $wrong->message('en'), 'en');
+});
+test('key: a host this PHP cannot read does not hide a missing key', static function (): void {
+    [$licence, $messages] = asAPage(static function () {
+        return withServer(['HTTP_HOST' => 'exemple..fr'], static function () {
+            $options = envOptions();
+            unset($options['hote']);
+            $l = new Licence('', tempDir(), $options);
+            $l->valide();
+            return $l;
+        });
+    });
+    assertSame([], $messages, 'PHP messages');
+    assertSame('no_key', $licence->etat(), 'etat');
+    assertSame(false, $licence->valide(), 'valide');
+});
+test('key: a bad product id or public key still throws at construction, key or not', static function (): void {
+    foreach (['', ENV_KEY] as $cle) {
+        $e = assertThrows(InvalidArgumentException::class, static fn () => new Licence($cle, tempDir(), envOptions(['produit' => 'Mon Thème'])));
+        assertContains('produit: expected', $e->getMessage());
+        $e = assertThrows(InvalidArgumentException::class, static fn () => new Licence($cle, tempDir(), envOptions(['cles_publiques' => 'AAAA'])));
+        assertContains('cles_publiques[0]: expected canonical padded base64', $e->getMessage());
+    }
+});
 
 // --- damaged cache files (protocol.md#cache: counts as no file at all) ----------------------------
 

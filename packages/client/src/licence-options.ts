@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import {
-  CROCKFORD_ALPHABET,
   isValidationError,
-  KEY_LENGTH,
+  keyProblem,
   normalizeKey,
   parseHost,
   toPublicKey,
@@ -10,6 +9,7 @@ import {
   validateProduit,
   ValidationError,
 } from '@licence/core';
+import type { KeyProblem } from '@licence/core';
 import { DEFAULT_TIMEOUT_MS } from './call-service.js';
 import type { FetchLike } from './call-service.js';
 import { serviceEndpoint } from './service-endpoint.js';
@@ -18,8 +18,12 @@ import { defaultUserAgent } from './version.js';
 
 /** What `new Licence(...)` takes. */
 export interface LicenceOptions {
-  /** The buyer's key as entered (spaces and dashes are fine). Read it from the product's settings, never hard-code it. */
-  readonly cle: string;
+  /**
+   * The buyer's key as entered (spaces and dashes are fine). Read it from the product's settings,
+   * never hard-code it. Missing, empty or not a licence key never throws: `valide()` is then false
+   * without a call, in state `no_key` (docs/protocol.md#no-usable-key).
+   */
+  readonly cle?: string | null | undefined;
   /** A writable folder that deploys do not wipe; created (mode 0700) if missing. */
   readonly cacheDir: string;
   /** The product's id at the service (`[a-z0-9._-]{1,64}`, docs/protocol.md#product-and-nonce). */
@@ -46,8 +50,10 @@ export interface LicenceOptions {
 
 /** The options once checked and normalised. */
 export interface LicenceConfig {
-  /** The normalised key (docs/protocol.md#key-normalisation). Secret: never logged, never in a message or a file name. */
+  /** The normalised key (docs/protocol.md#key-normalisation), "" when unusable. Secret: never logged, never in a message or a file name. */
   readonly cle: string;
+  /** Why the key handed cannot be used, or null (docs/protocol.md#no-usable-key). */
+  readonly keyProblem: KeyProblem | null;
   readonly cacheDir: string;
   readonly produit: string;
   readonly publicKeys: readonly Uint8Array[];
@@ -83,7 +89,7 @@ export function checkOptions(options: LicenceOptions): LicenceConfig {
   }
   const produit = checkProduit(options.produit);
   return {
-    cle: checkKey(options.cle),
+    ...checkKey(options.cle),
     cacheDir: checkCacheDir(options.cacheDir),
     produit,
     publicKeys: checkPublicKeys(options.publicKeys),
@@ -102,19 +108,14 @@ function required(field: string, what: string): ValidationError {
   return new ValidationError(field, `${field}: required: ${what}`);
 }
 
-/** docs/protocol.md#key-normalisation: normalised, then 25 characters of Crockford base32, as every key is issued. */
-function checkKey(cle: unknown): string {
-  if (cle === undefined) throw required('cle', "the buyer's licence key, from the product's settings");
-  const key = normalizeKey(cle);
-  if (key.length !== KEY_LENGTH) {
-    throw new ValidationError('cle', `cle: expected ${KEY_LENGTH} letters and digits, got ${key.length}`);
-  }
-  for (const character of key) {
-    if (!CROCKFORD_ALPHABET.includes(character)) {
-      throw new ValidationError('cle', 'cle: holds I, L, O or U, which no licence key contains');
-    }
-  }
-  return key;
+/**
+ * The buyer's key is the buyer's input, not a constant of the developer's: whatever it holds, it
+ * never throws (docs/protocol.md#no-usable-key). Usable, it is normalised
+ * (docs/protocol.md#key-normalisation); otherwise core says why, and `valide()` answers `no_key`.
+ */
+function checkKey(cle: unknown): { readonly cle: string; readonly keyProblem: KeyProblem | null } {
+  const problem = keyProblem(cle);
+  return problem === null ? { cle: normalizeKey(cle), keyProblem: null } : { cle: '', keyProblem: problem };
 }
 
 function checkCacheDir(cacheDir: unknown): string {

@@ -190,3 +190,48 @@ describe('Licence', () => {
     expect(await new Licence(options({ crypto: 'noble' })).cryptoName()).toBe('noble');
   });
 });
+
+describe('Licence with no usable key (docs/protocol.md#no-usable-key)', () => {
+  it.each([
+    ['never saved', undefined, 'sans_cle'],
+    ['cleared', '', 'sans_cle'],
+    ['not a key', '1234-5678', 'cle_invalide'],
+  ])(
+    '%s: constructs, answers false without a call or a file, reports once without the key',
+    async (_name, cle, motif) => {
+      const cacheDir = join(dir, 'not-yet');
+      const errors: Error[] = [];
+      const licence = new Licence(options({ cle, cacheDir, onError: (error) => errors.push(error) }));
+      const before = service.requests.length;
+      expect(await licence.valide()).toBe(false);
+      expect(await licence.valide()).toBe(false);
+      expect(service.requests.length).toBe(before);
+      // Not even the folder is made: nothing of the cache is touched.
+      expect(readdirSync(dir)).toEqual([]);
+      expect(licence.verdict).toMatchObject({ state: 'no_key', runs: false, donnees: { ok: false, motif } });
+      expect(licence.essai()).toBe(false);
+      expect(errors.map((error) => error.message)).toHaveLength(1);
+      expect(errors[0]?.message).toMatch(/^cle: /);
+      expect(errors[0]?.message).not.toContain('1234');
+    },
+  );
+
+  it('asks for the key, or says what was entered is none, in French and in English', async () => {
+    const none = new Licence(options({ cle: null, onError: () => undefined }));
+    await none.valide();
+    expect(none.message()).toBe(
+      "Aucune clé de licence n'est saisie : entrez la clé reçue à l'achat dans les réglages du produit.",
+    );
+    expect(none.message('en')).toBe(
+      "No licence key has been entered: enter the key you received with your purchase in the product's settings.",
+    );
+    const wrong = new Licence(options({ cle: '----', onError: () => undefined }));
+    await wrong.valide();
+    expect(wrong.message('en')).toMatch(/^The key entered is not a licence key: /);
+  });
+
+  it('still throws at construction for a bad product id or public key', () => {
+    expect(() => new Licence(options({ cle: '', produit: 'Mon Thème' }))).toThrow(/^produit: /);
+    expect(() => new Licence(options({ cle: '', publicKeys: ['not base64!'] }))).toThrow(/^publicKeys\[0\]: /);
+  });
+});

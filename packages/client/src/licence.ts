@@ -21,11 +21,12 @@ export interface LicenceVerdict {
    * `fresh`: the cached verdict, before `revalider`. `refreshed`: what this call returned.
    * `grace`: the cached verdict, kept because the service did not answer usefully, the client is
    * in back-off, or another process is refreshing it. `lapsed`: none left; `motif` is `reseau`.
+   * `no_key`: no usable key was handed (`motif` `sans_cle` or `cle_invalide`); nothing was called.
    */
   readonly state: ClientState;
-  /** The signed verdict (made up, unsigned, when lapsed). */
+  /** The signed verdict (made up, unsigned, when lapsed or no_key). */
   readonly donnees: Donnees;
-  /** What `valide()` answered: `donnees.ok`, or true when lapsed (a network failure never blocks). */
+  /** What `valide()` answered: `donnees.ok` (false when `no_key`), or true when lapsed (a network failure never blocks). */
   readonly runs: boolean;
 }
 
@@ -76,6 +77,8 @@ export class Licence {
    */
   readonly hote: string;
   readonly #config: LicenceConfig;
+  /** The key as handed, kept only when it is unusable, for core to say why (docs/protocol.md#no-usable-key). */
+  readonly #unusableKey: unknown;
   #setup: Promise<Setup> | null = null;
   /** The envelope this process last accepted: the fast path of `valide()` while it is fresh. */
   #known: Known | null = null;
@@ -90,12 +93,14 @@ export class Licence {
   constructor(options: LicenceOptions) {
     this.#config = checkOptions(options);
     this.hote = this.#config.hote;
+    this.#unusableKey = this.#config.keyProblem === null ? undefined : options.cle;
   }
 
   /**
    * True when the product may run here: a valid verdict, or no verdict reachable at all (a network
-   * failure never blocks). False only on a signed refusal. Never rejects for the service's faults
-   * or the cache's; call it once per request.
+   * failure never blocks). False on a signed refusal, and when the buyer has entered no licence key
+   * (`no_key`). Never rejects for the service's faults, the cache's or the key's; call it once per
+   * request.
    */
   async valide(): Promise<boolean> {
     return (await this.#check()).runs;
@@ -146,6 +151,7 @@ export class Licence {
   }
 
   async #check(): Promise<LicenceVerdict> {
+    if (this.#config.keyProblem !== null) return this.#noKey();
     const setup = await this.#prepared();
     const known = this.#known;
     // The fast path: a verdict this process already accepted, still fresh. No disk, no signature.
@@ -165,6 +171,31 @@ export class Licence {
     });
     this.#pending = pending;
     return pending;
+  }
+
+  /**
+   * No usable key (docs/protocol.md#no-usable-key): core's step says so before any I/O, so no
+   * folder, file, lock or call is touched. Reported once per instance, never with the key.
+   */
+  #noKey(): LicenceVerdict {
+    if (this.#verdict !== null) return this.#verdict;
+    const { hote, produit, publicKeys, keyProblem } = this.#config;
+    const step = clientStep({
+      now: this.#localNow(),
+      cache: null,
+      cle: this.#unusableKey,
+      trustedPublicKeys: publicKeys,
+      expect: { hote, produit },
+    });
+    if (step.action !== 'use') throw new Error('an unusable key always answers use');
+    this.#report(
+      new Error(
+        keyProblem === 'sans_cle'
+          ? 'cle: no licence key entered yet: valide() is false until the buyer enters one'
+          : 'cle: what was entered is not a licence key (25 letters and digits): valide() is false until the buyer corrects it',
+      ),
+    );
+    return this.#remember({ state: step.state, donnees: step.donnees, runs: step.runs });
   }
 
   async #refresh(setup: Setup): Promise<LicenceVerdict> {

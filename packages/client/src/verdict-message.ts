@@ -18,12 +18,15 @@ export function verdictMessage(
   const { state, donnees } = verdict;
   const text = lang === 'fr' ? FRENCH : ENGLISH;
   if (state === 'lapsed') return text.lapsed;
+  if (state === 'no_key') return donnees.motif === 'sans_cle' ? text.noKey : text.notAKey;
   const sentence = donnees.ok ? okSentence(donnees, text) : refusalSentence(donnees, text, lang);
   return state === 'grace' ? `${sentence} ${text.lastChecked(formatDate(donnees.emis, lang))}` : sentence;
 }
 
 interface Texts {
   readonly lapsed: string;
+  readonly noKey: string;
+  readonly notAKey: string;
   readonly valid: (domaine: string) => string;
   readonly trial: (hote: string) => string;
   readonly lastChecked: (date: string) => string;
@@ -43,6 +46,9 @@ interface Texts {
 const FRENCH: Texts = {
   lapsed:
     "Le service de licence n'a pas pu être joint : le produit continue de fonctionner et vérifiera la licence plus tard.",
+  noKey: "Aucune clé de licence n'est saisie : entrez la clé reçue à l'achat dans les réglages du produit.",
+  notAKey:
+    "La clé saisie n'est pas une clé de licence : une clé compte 25 lettres et chiffres, sous la forme XXXXX-XXXXX-XXXXX-XXXXX-XXXXX. Vérifiez-la dans les réglages du produit.",
   valid: (domaine) => `Licence valide pour ${domaine}.`,
   trial: (hote) => `Licence en mode essai sur ${hote} (site de test ou clé de développement).`,
   lastChecked: (date) => `Le service de licence ne répond pas ; dernière vérification le ${date}.`,
@@ -63,6 +69,9 @@ const FRENCH: Texts = {
 
 const ENGLISH: Texts = {
   lapsed: 'The licence service could not be reached: the product keeps working and will check the licence later.',
+  noKey: "No licence key has been entered: enter the key you received with your purchase in the product's settings.",
+  notAKey:
+    "The key entered is not a licence key: a key has 25 letters and digits, in the form XXXXX-XXXXX-XXXXX-XXXXX-XXXXX. Check it in the product's settings.",
   valid: (domaine) => `Licence valid for ${domaine}.`,
   trial: (hote) => `Licence in trial mode on ${hote} (a test site or a development key).`,
   lastChecked: (date) => `The licence service is not answering; last checked on ${date}.`,

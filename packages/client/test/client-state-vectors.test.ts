@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { clientStep } from '@licence/core';
+import { basename, join } from 'node:path';
+import { clientStep, keyProblem, normalizeKey } from '@licence/core';
 import { loadClientStateVectors } from '@licence/vectors';
 import type { ClientStateCase } from '@licence/vectors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ import type { FakeService } from './fake-service.js';
  */
 
 const vectors = loadClientStateVectors();
-/** A well-formed key (25 Crockford characters); the vectors are about the cache, not the key. */
+/** A well-formed key (25 Crockford characters), for the cases about the cache, which hand none. */
 const CLE = '0123456789ABCDEFGHJKMNPQR';
 
 /**
@@ -60,6 +60,8 @@ describe('client-states.json through the client', () => {
     // The www.www. site (docs/protocol.md#hosts-in-clients): a call, a refresh, a refusal of the
     // host normalised twice, and a fresh cache.
     expect(runnable.filter((c) => c.host !== undefined).length).toBe(4);
+    // docs/protocol.md#no-usable-key: keys that are none, and two that are, through the constructor.
+    expect(runnable.filter((c) => 'cle' in c).length).toBeGreaterThanOrEqual(15);
   });
 
   it.each(runnable.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
@@ -74,7 +76,11 @@ describe('client-states.json through the client', () => {
 
 async function runCase(c: ClientStateCase, dir: string): Promise<void> {
   const produit = c.expect.produit ?? '';
-  const file = join(dir, await cacheFileName(produit, CLE, c.expect.hote));
+  // The key the case hands (any JSON value), or ours. An unusable one has no file of its own: the
+  // case's cache is put where our key's would be, and must stay untouched.
+  const cle = 'cle' in c ? c.cle : CLE;
+  const usable = keyProblem(cle) === null;
+  const file = join(dir, await cacheFileName(produit, usable ? normalizeKey(cle) : CLE, c.expect.hote));
   const original = c.cache === null ? null : JSON.stringify(c.cache);
   if (original !== null) writeFileSync(file, original, { mode: 0o600 });
 
@@ -102,7 +108,7 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
   // its normalisation.
   const host = c.host ?? c.expect.hote;
   const licence = new Licence({
-    cle: CLE,
+    cle: cle as string,
     cacheDir: dir,
     produit,
     publicKeys: vectors.trustedPublicKeys,
@@ -116,7 +122,8 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
   expect(licence.hote).toBe(c.expect.hote);
   const runs = await licence.valide();
   const sent = service.requests.slice(before);
-  expect(errors).toEqual([]);
+  // An unusable key is reported once, by what is wrong with it, never by its value.
+  expect(errors.map((error) => error.message.split(':')[0])).toEqual(usable ? [] : ['cle']);
 
   if (c.name === CALL_DURING_BACKOFF) {
     // See above: the client keeps its back-off; what core does when a call happens anyway is
@@ -141,7 +148,7 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
     // else decided.
     expect(sent).toHaveLength(1);
     expect(JSON.parse(sent[0]?.body ?? '')).toEqual({
-      cle: CLE,
+      cle: normalizeKey(cle),
       url: host,
       produit,
       nonce: 'nonce_de_ce-test_000000',
@@ -154,8 +161,10 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
     donnees: result.donnees,
     runs: result.runs,
   });
-  // A call was made exactly when the case has an outcome (none reaches a refused port).
-  const reached = outcome === undefined || (outcome.type === 'failure' && outcome.reason === 'network') ? 0 : 1;
+  // A call was made exactly when the case has an outcome (none reaches a refused port), and the
+  // key is usable (docs/protocol.md#no-usable-key: no_key calls nothing).
+  const silent = outcome === undefined || (outcome.type === 'failure' && outcome.reason === 'network') || !usable;
+  const reached = silent ? 0 : 1;
   expect(sent).toHaveLength(reached);
   if (outcome?.type === 'failure' && outcome.reason === 'timeout') {
     // The client gave up and closed the connection, with the service still silent.
@@ -163,8 +172,9 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
   }
 
   if (result.store === null) {
-    // Nothing written: the file is exactly what the case put there (or still absent).
+    // Nothing written: the file is exactly what the case put there (or still absent), alone.
     expect(existsSync(file) ? readFileSync(file, 'utf8') : null).toBe(original);
+    if (!usable) expect(readdirSync(dir)).toEqual(original === null ? [] : [basename(file)]);
     return;
   }
   expect(statSync(file).mode & 0o777).toBe(0o600);

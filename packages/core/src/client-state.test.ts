@@ -1,4 +1,5 @@
 import { loadClientStateVectors } from '@licence/vectors';
+import type { ClientStateCase } from '@licence/vectors';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { okDonnees, primarySigner as signer, untrustedSigner as otherSigner } from '../test/test-signer.js';
@@ -11,23 +12,29 @@ import { ValidationError } from './validation-error.js';
 
 const vectors = loadClientStateVectors();
 
+/** A case of client-states.json as clientStep's input (`cle` only when the case hands one). */
+function inputOf(c: ClientStateCase, verify?: ClientStepInput['verify']): ClientStepInput {
+  return {
+    now: c.now,
+    cache: c.cache,
+    trustedPublicKeys: vectors.trustedPublicKeys,
+    expect: c.expect,
+    verify,
+    ...(c.outcome === undefined ? {} : { outcome: c.outcome }),
+    ...('cle' in c ? { cle: c.cle } : {}),
+  };
+}
+
 describe('client-states.json vectors', () => {
   it('hold enough uniquely named cases to cover every state', () => {
     expect(vectors.cases.length).toBeGreaterThanOrEqual(45);
     expect(new Set(vectors.cases.map((c) => c.name)).size).toBe(vectors.cases.length);
     const seen = new Set(vectors.cases.map((c) => (c.result.action === 'call' ? 'call' : c.result.state)));
-    expect([...seen].sort()).toEqual(['call', 'fresh', 'grace', 'lapsed', 'refreshed']);
+    expect([...seen].sort()).toEqual(['call', 'fresh', 'grace', 'lapsed', 'no_key', 'refreshed']);
   });
 
   it.each(vectors.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
-    const input: ClientStepInput = {
-      now: c.now,
-      cache: c.cache,
-      trustedPublicKeys: vectors.trustedPublicKeys,
-      expect: c.expect,
-      ...(c.outcome === undefined ? {} : { outcome: c.outcome }),
-    };
-    expect(clientStep(input)).toEqual(c.result);
+    expect(clientStep(inputOf(c))).toEqual(c.result);
   });
 
   // docs/protocol.md#hosts-in-clients: a case's `host` is what the client is configured with and
@@ -378,8 +385,6 @@ describe('clientStep input checks', () => {
 });
 
 describe('clientStep with an injected verifier', () => {
-  const vectorKeys = vectors.trustedPublicKeys;
-
   it('gives every client-states.json result with a verifier that delegates to core', () => {
     let calls = 0;
     const verify = (signature: Uint8Array, message: Uint8Array, key: Uint8Array) => {
@@ -387,15 +392,7 @@ describe('clientStep with an injected verifier', () => {
       return verifySignature(signature, message, key);
     };
     for (const c of vectors.cases) {
-      const input: ClientStepInput = {
-        now: c.now,
-        cache: c.cache,
-        trustedPublicKeys: vectorKeys,
-        expect: c.expect,
-        verify,
-        ...(c.outcome === undefined ? {} : { outcome: c.outcome }),
-      };
-      expect(clientStep(input), c.name).toEqual(c.result);
+      expect(clientStep(inputOf(c, verify)), c.name).toEqual(c.result);
     }
     // Cached envelopes and responses alike went through it.
     expect(calls).toBeGreaterThanOrEqual(vectors.cases.length / 2);
@@ -479,5 +476,25 @@ describe('readCacheRecord (what clientStep accepts of a cache file)', () => {
     expect(
       readCacheRecord({ envelope: cached, failures: 0, retryAt: 0 }, KEYS, expectation, { verify: () => false }),
     ).toBeNull();
+  });
+});
+
+describe('clientStep with the buyer key (docs/protocol.md#no-usable-key)', () => {
+  const base = { now: T0, cache: null, trustedPublicKeys: KEYS, expect: { hote: HOTE, produit: PRODUIT } };
+
+  it('asks about a key only when one is handed: absent, the cache decides; undefined, nothing was entered', () => {
+    expect(clientStep(base)).toEqual({ action: 'call' });
+    expect(clientStep({ ...base, cle: undefined })).toMatchObject({
+      action: 'use',
+      state: 'no_key',
+      runs: false,
+      store: null,
+      donnees: { ok: false, motif: 'sans_cle', hote: HOTE, produit: PRODUIT, emis: T0, sursis: 0 },
+    });
+  });
+
+  it('still refuses a caller mistake first: a key problem never hides a bad argument', () => {
+    expect(() => clientStep({ ...base, now: -1, cle: '' })).toThrow(ValidationError);
+    expect(() => clientStep({ ...base, trustedPublicKeys: [], cle: '' })).toThrow(ValidationError);
   });
 });

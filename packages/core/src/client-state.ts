@@ -1,4 +1,6 @@
 import { BACKOFF_MAX_SECONDS, failedCallDelay } from './backoff.js';
+import { keyProblem } from './client-key.js';
+import type { KeyProblem } from './client-key.js';
 import type { Donnees, SignedEnvelope } from './donnees.js';
 import type { SignatureVerifier } from './ed25519.js';
 import { typeName, ValidationError } from './validation-error.js';
@@ -37,9 +39,11 @@ export type CallOutcome =
 /**
  * `fresh`: the cached verdict, before `revalider`. `refreshed`: the verdict this call returned.
  * `grace`: the cached verdict, kept because the service did not answer usefully (or the client is
- * in back-off). `lapsed`: no usable verdict; the product runs, with `motif` `reseau`.
+ * in back-off). `lapsed`: no usable verdict; the product runs, with `motif` `reseau`. `no_key`: the
+ * buyer has entered no licence key (`motif` `sans_cle`) or something that is none (`cle_invalide`);
+ * nothing is called or written, and the product does not run (docs/protocol.md#no-usable-key).
  */
-export type ClientState = 'fresh' | 'refreshed' | 'grace' | 'lapsed';
+export type ClientState = 'fresh' | 'refreshed' | 'grace' | 'lapsed' | 'no_key';
 
 export interface ClientStepInput {
   /** Seconds since the epoch. */
@@ -51,6 +55,11 @@ export interface ClientStepInput {
   readonly trustedPublicKeys: readonly (Uint8Array | string)[];
   /** `nonce`: the one sent with this call. */
   readonly expect: { readonly hote: string; readonly produit?: string; readonly nonce?: string };
+  /**
+   * The buyer's key as handed to the client, any value, when the client asks about it. One that is
+   * no licence key (`keyProblem`) answers `no_key` before anything else: no call, no write.
+   */
+  readonly cle?: unknown;
   /**
    * The Ed25519 check for the cached envelope and the response (default: core's pure one). A
    * client plugs in node:crypto, or a memo that answers at once for bytes it already checked,
@@ -85,6 +94,8 @@ export type ClientStep =
  */
 export function clientStep(input: ClientStepInput): ClientStep {
   const { now, trustedPublicKeys, expect, outcome } = checkInput(input);
+  const problem = 'cle' in input ? keyProblem(input.cle) : null;
+  if (problem !== null) return use('no_key', madeUpDonnees(now, expect, problem), null);
   const options = input.verify === undefined ? {} : { verify: input.verify };
   // A cached verdict must name this host and product; the nonce of the call that fetched it is
   // not checked: it belongs to an old call (docs/protocol.md#product-and-nonce, #cache).
@@ -139,17 +150,17 @@ function fallBack(
     // The cached verdict as it is: a cached signed refusal still stops the product.
     return use('grace', cached.donnees, store);
   }
-  return use('lapsed', lapsedDonnees(now, expect), store);
+  return use('lapsed', madeUpDonnees(now, expect, 'reseau'), store);
 }
 
 /**
- * The verdict a client makes up when it has none left (docs/protocol.md#states: `reseau`
- * is produced by the client). It is not signed and never stored; the product runs on it.
+ * The verdict a client makes up (docs/protocol.md#states): `reseau` when it has none left, which
+ * the product runs on, or why it has no key to ask with. It is not signed and never stored.
  */
-function lapsedDonnees(now: number, expect: ClientStepInput['expect']): Donnees {
+function madeUpDonnees(now: number, expect: ClientStepInput['expect'], motif: 'reseau' | KeyProblem): Donnees {
   const donnees: Donnees = {
     ok: false,
-    motif: 'reseau',
+    motif,
     domaine: '',
     essai: false,
     quand: '',

@@ -52,6 +52,8 @@ export type { EnvelopeExpectation, VerifyEnvelopeOptions } from './verify-envelo
 
 // Clients (docs/protocol.md#states)
 export { clientStep, readCacheRecord } from './client-state.js';
+export { keyProblem } from './client-key.js';
+export type { KeyProblem } from './client-key.js';
 export type { CacheRecord, CallOutcome, ClientState, ClientStep, ClientStepInput } from './client-state.js';
 export {
   BACKOFF_BASE_SECONDS,

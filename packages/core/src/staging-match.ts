@@ -13,6 +13,10 @@
  * it. Never throws: a host that is an IP address has no label a pattern can match.
  */
 export function matchesStagingPattern(hote: string, pattern: string): boolean {
+  // A cheap test first: whatever follows the pattern's last `*` (all of it when it has none) ends
+  // every host it matches. Most hosts fail here, before any split: each verdict tries every
+  // built-in pattern (test-host.ts), and this was a visible share of its CPU (the server's bench).
+  if (!hote.endsWith(pattern.slice(pattern.lastIndexOf('*') + 1))) return false;
   const hostLabels = hote.split('.');
   const patternLabels = pattern.split('.');
   const offset = hostLabels.length - patternLabels.length;

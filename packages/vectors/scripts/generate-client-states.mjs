@@ -110,6 +110,8 @@ const reseau = (now, expect = BEFORE_CALL) => ({
   hote: expect.hote,
   ...(expect.produit === undefined ? {} : { produit: expect.produit }),
 });
+/** No usable key (docs/protocol.md#no-usable-key): made up like `reseau`, but the product does not run. */
+const noKey = (motif, now = NOW) => use('no_key', { ...reseau(now), motif }, false, null);
 /** Fresh: the cached verdict, nothing written. */
 const fresh = (envelope, runs) => use('fresh', envelope.donnees, runs, null);
 /** Grace: the cached verdict, and what is written back (null: nothing). */
@@ -118,8 +120,9 @@ const grace = (envelope, runs, store = null) => use('grace', envelope.donnees, r
 const lapsed = (now, store = null, expect = BEFORE_CALL) => use('lapsed', reseau(now, expect), true, store);
 
 // ---------------------------------------------------------------------------------------------
-// Rows: [name, now, cache, outcome (undefined: none), expect, result]. The builders below spell
-// the parts a group of rows shares once; each row still states its own expected result.
+// Rows: [name, now, cache, outcome (undefined: none), expect, result, host, cle (absent: none)].
+// The builders below spell the parts a group of rows shares once; each row still states its own
+// expected result.
 
 /** No call yet: may the client use its cache, or must it call? */
 function ask(name, now, cache, result, expect = BEFORE_CALL, host = undefined) {
@@ -137,6 +140,12 @@ const backOff = (name, cache, outcome, failures, retryAt) =>
   answered(name, NOW, cache, outcome, grace(CACHED, true, record(CACHED, failures, retryAt)));
 /** The first failed call at NOW with a valid stale cache: grace, one failure, the next call in 300 s. */
 const failedInGrace = (name, outcome) => backOff(name, record(CACHED), outcome, 1, NOW + 300);
+/** The buyer's key, as handed to the client: `cle` is any JSON value. */
+function keyed(name, cle, now, cache, outcome, result) {
+  return [name, now, cache, outcome, outcome === undefined ? BEFORE_CALL : AFTER_CALL, result, undefined, cle];
+}
+/** A key issued by the service, as a buyer pastes it. */
+const A_KEY = '7q2mx-k4p9t-zb8rw-3hjne-6vc0a';
 const tooManyRequests = (retryAfter) => response(429, problem(429, 'Too Many Requests'), retryAfter);
 const serviceUnavailable = (retryAfter) => response(503, problem(503, 'Service Unavailable'), retryAfter);
 const forgedRefusal = tampered(ANSWER_REFUSAL, { ok: true, motif: '', quand: '' });
@@ -492,14 +501,85 @@ const table = [
     WWW_BEFORE_CALL,
     WWW_SITE,
   ),
+
+  // --- The buyer's key (docs/protocol.md#no-usable-key: no_key) -------------------------------
+  keyed('no key: an empty string', '', NOW, null, undefined, noKey('sans_cle')),
+  keyed('no key: only white space', ' \t\r\n ', NOW, null, undefined, noKey('sans_cle')),
+  keyed('no key: null (a setting never saved)', null, NOW, null, undefined, noKey('sans_cle')),
+  keyed("no key: false (WordPress's get_option default)", false, NOW, null, undefined, noKey('sans_cle')),
+  keyed('no key: a number is not a key entered', 123, NOW, null, undefined, noKey('sans_cle')),
+  keyed('no key: an array', [A_KEY], NOW, null, undefined, noKey('sans_cle')),
+  keyed('no key: an object', { cle: A_KEY }, NOW, null, undefined, noKey('sans_cle')),
+  keyed('not a key: only dashes', '----', NOW, null, undefined, noKey('cle_invalide')),
+  keyed('not a key: a no-break space is not ASCII white space', '\u00a0', NOW, null, undefined, noKey('cle_invalide')),
+  keyed(
+    'not a key: 24 letters and digits',
+    '7Q2MX-K4P9T-ZB8RW-3HJNE-6VC0',
+    NOW,
+    null,
+    undefined,
+    noKey('cle_invalide'),
+  ),
+  keyed(
+    'not a key: 26 letters and digits',
+    '7Q2MX-K4P9T-ZB8RW-3HJNE-6VC0AA',
+    NOW,
+    null,
+    undefined,
+    noKey('cle_invalide'),
+  ),
+  keyed(
+    'not a key: an O, which no key holds',
+    '7Q2MX-K4P9T-ZB8RW-3HJNE-6VCOA',
+    NOW,
+    null,
+    undefined,
+    noKey('cle_invalide'),
+  ),
+  keyed(
+    'not a key: a real key padded past 1024 characters',
+    `${A_KEY}${' '.repeat(1024 - A_KEY.length + 1)}`,
+    NOW,
+    null,
+    undefined,
+    noKey('cle_invalide'),
+  ),
+  keyed(
+    'no key: a fresh cached verdict is not used, nothing written',
+    '',
+    FRESH,
+    record(CACHED),
+    undefined,
+    noKey('sans_cle', FRESH),
+  ),
+  keyed(
+    'no key: a cached verdict in back-off is not used either',
+    null,
+    NOW,
+    record(CACHED, 2, NOW + 600),
+    undefined,
+    noKey('sans_cle'),
+  ),
+  keyed('not a key, whatever a call returned', '----', NOW, null, response(200, ANSWER), noKey('cle_invalide')),
+  keyed('a key as pasted (spaces, dashes, lower case) with no cache: call', ` ${A_KEY}\n`, NOW, null, undefined, CALL),
+  keyed(
+    'a key 1024 characters long with its padding is usable: fresh',
+    `${A_KEY}${' '.repeat(1024 - A_KEY.length)}`,
+    FRESH,
+    record(CACHED),
+    undefined,
+    fresh(CACHED, true),
+  ),
 ];
 
-const cases = table.map(([name, now, cache, outcome, expect, result, host]) => ({
+const cases = table.map(([name, now, cache, outcome, expect, result, host, ...cle]) => ({
   name,
   now,
   cache,
   ...(outcome === undefined ? {} : { outcome }),
   ...(host === undefined ? {} : { host }),
+  // A row without an eighth member has no `cle`: null is a key value like any other.
+  ...(cle.length === 0 ? {} : { cle: cle[0] }),
   expect,
   result,
 }));
@@ -509,7 +589,7 @@ if (names.size !== cases.length) throw new Error('case names must be unique');
 
 const file = {
   covers:
-    'The client cache state machine (docs/protocol.md#states, docs/protocol.md#back-off): fresh / refreshed / grace / lapsed from (cache file, call outcome, now), what the product uses, whether it runs, and what the client writes back; the back-off after a failed call (5 min doubling to 1 h; Retry-After on 429, clamped to [1, 3600]).',
+    'The client cache state machine (docs/protocol.md#states, docs/protocol.md#back-off): fresh / refreshed / grace / lapsed from (cache file, call outcome, now), no_key from the key the client holds, what the product uses, whether it runs, and what the client writes back; the back-off after a failed call (5 min doubling to 1 h; Retry-After on 429, clamped to [1, 3600]).',
   consumers: ['@licence/core (TypeScript)', 'packages/client-php (PHP)'],
   notes: [
     'Times are integer seconds since the epoch. `now` is the client clock.',
@@ -521,6 +601,7 @@ const file = {
     'A successful call stores only {donnees, signature} of the response, with failures 0 and retryAt 0. A failed call stores the valid cached envelope (or null), failures + 1, and retryAt = now + back-off.',
     'A stored retryAt more than 3600 s ahead of now is cut to now + 3600 and written back (store is then not null), so that a tampered file or a clock that went back cannot silence the client for more than an hour.',
     "`host`, when present, is the site's host as the client is configured with it: the client sends it as is as the request's `url`, and expect.hote is its normalisation, once (hosts.json). Normalising is not idempotent (`http://www.www.boutique.fr/` gives `www.boutique.fr`, which gives `boutique.fr`), so a client that sent its hote would get answers for another host (docs/protocol.md#hosts-in-clients). Absent: the client is configured with expect.hote itself, which normalises to itself.",
+    "`cle`, when present, is the buyer's key as handed to the client, any JSON value (docs/protocol.md#no-usable-key). A key is usable when it is a string that normalises (keys.json: at most 1024 characters, letters and digits kept, upper case) to 25 characters of the Crockford alphabet. Otherwise the state is `no_key` before anything else, whatever the cache or the outcome: no call, nothing written (`store` null), `runs` false, and `donnees` made up like `reseau` with `motif` `sans_cle` (not a string, or nothing but ASCII white space: space, tab, CR, LF, VT, FF) or `cle_invalide` (anything else). Absent: the client holds a usable key; the vectors are about its cache.",
   ],
   trustedPublicKeys: [keys.primary.publicKey, keys.rotation.publicKey],
   cases,

@@ -39,7 +39,7 @@ export type ClientStateResult =
   | { readonly action: 'call' }
   | {
       readonly action: 'use';
-      readonly state: 'fresh' | 'refreshed' | 'grace' | 'lapsed';
+      readonly state: 'fresh' | 'refreshed' | 'grace' | 'lapsed' | 'no_key';
       readonly donnees: ClientStateDonnees;
       readonly runs: boolean;
       readonly store: ClientStateRecord | null;
@@ -57,6 +57,11 @@ export interface ClientStateCase {
    * normalisation, once (docs/protocol.md#hosts-in-clients). Absent: `expect.hote` itself.
    */
   readonly host?: string;
+  /**
+   * The buyer's key as handed to the client, any JSON value (docs/protocol.md#no-usable-key).
+   * Absent: a usable key; the case is about the cache.
+   */
+  readonly cle?: unknown;
   readonly expect: { readonly hote: string; readonly produit?: string; readonly nonce?: string };
   readonly result: ClientStateResult;
 }

@@ -8,7 +8,7 @@ import { loadVectors } from './vector-file.js';
 export interface MessageCase {
   readonly name: string;
   /** The client state the verdict is acted on in (docs/protocol.md#states): grace adds when it was last checked. */
-  readonly state: 'fresh' | 'refreshed' | 'grace' | 'lapsed';
+  readonly state: 'fresh' | 'refreshed' | 'grace' | 'lapsed' | 'no_key';
   readonly lang: 'fr' | 'en';
   /** The verdict acted on: signed, or the client's own `reseau` one when lapsed. */
   readonly donnees: ClientStateDonnees;

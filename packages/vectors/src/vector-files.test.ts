@@ -53,13 +53,15 @@ describe('vector files', () => {
 
   it('pin every motif, state and language of message(), each domains list length, with and without a quand', () => {
     const cases = loadMessageVectors().cases;
-    const refusals = cases.filter((c) => !c.donnees.ok && c.state !== 'lapsed');
+    const refusals = cases.filter((c) => !c.donnees.ok && c.state !== 'lapsed' && c.state !== 'no_key');
     const domains = (domaine: string) => Math.min(domaine === '' ? 0 : domaine.split(', ').length, 3);
     expect(new Set(refusals.map((c) => c.donnees.motif))).toEqual(
       new Set(['autre_domaine', 'transfert', 'regeneration', 'revocation', 'expiree', 'inconnue', 'suspendue']),
     );
-    expect(new Set(cases.map((c) => c.state))).toEqual(new Set(['fresh', 'refreshed', 'grace', 'lapsed']));
+    expect(new Set(cases.map((c) => c.state))).toEqual(new Set(['fresh', 'refreshed', 'grace', 'lapsed', 'no_key']));
     expect(cases.find((c) => c.state === 'lapsed')?.donnees.motif).toBe('reseau');
+    const noKey = cases.filter((c) => c.state === 'no_key');
+    expect(new Set(noKey.map((c) => c.donnees.motif))).toEqual(new Set(['sans_cle', 'cle_invalide']));
     expect(cases.some((c) => c.donnees.ok && c.donnees.essai)).toBe(true);
     expect(new Set(refusals.map((c) => domains(c.donnees.domaine)))).toEqual(new Set([0, 1, 2, 3]));
     expect(new Set(refusals.map((c) => c.donnees.quand === ''))).toEqual(new Set([true, false]));

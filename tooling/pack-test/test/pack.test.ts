@@ -336,7 +336,7 @@ describe('@licence/client alone, installed with npm', () => {
       fetch: async () => { throw new TypeError('fetch failed'); }, onError: (error) => faults.push(error.message) };
     const licence = new Licence(options);
     const errors = [];
-    for (const bad of [{ cle: 'ABCD' }, { publicKeys: ['AAAA'] }, { cacheDir: '' }]) {
+    for (const bad of [{ produit: 'Mon Thème' }, { publicKeys: ['AAAA'] }, { cacheDir: '' }]) {
       try {
         new Licence({ ...options, ...bad });
         errors.push(null);
@@ -345,7 +345,11 @@ describe('@licence/client alone, installed with npm', () => {
       }
     }
     const runs = await licence.valide();
-    console.log(JSON.stringify({ resolved, exports: Object.keys(client).sort(), hote: licence.hote, runs, state: licence.verdict.state,
+    // No key yet (docs/protocol.md#no-usable-key): never a throw, false, no call.
+    const told = [];
+    const noKey = new Licence({ ...options, cle: '', onError: (error) => told.push(error.message) });
+    const keyless = [await noKey.valide(), noKey.verdict.state, noKey.verdict.donnees.motif, told.length];
+    console.log(JSON.stringify({ resolved, keyless, exports: Object.keys(client).sort(), hote: licence.hote, runs, state: licence.verdict.state,
       staging: [client.isStagingHost('monsite.kinsta.cloud'), client.isStagingHost('boutique.exemple.fr'), client.isStagingHost('a.exemple.fr', ['*.exemple.fr'])],
       motif: licence.verdict.donnees.motif, crypto: await licence.cryptoName(), errors, faults }));
   } finally {
@@ -374,12 +378,14 @@ describe('@licence/client alone, installed with npm', () => {
     expect(result.staging).toEqual([true, false, true]);
     // No service reachable and no cache: the verdict lapses and the product runs (spec "Client verdict states").
     expect(result).toMatchObject({ runs: true, state: 'lapsed', motif: 'reseau', crypto: 'node:crypto', faults: [] });
+    // A buyer key not entered yet is no error: the no_key state (docs/protocol.md#no-usable-key).
+    expect(result.keyless).toEqual([false, 'no_key', 'sans_cle', 1]);
     expect(result.errors).toEqual([
       {
         validationError: true,
         name: 'ValidationError',
-        field: 'cle',
-        message: 'cle: expected 25 letters and digits, got 4',
+        field: 'produit',
+        message: expect.stringMatching(/^produit: /),
       },
       {
         validationError: true,
@@ -423,7 +429,7 @@ describe('@licence/client alone, installed with npm', () => {
           `  publicKeys: [${JSON.stringify(RFC8032_PUBLIC_KEY)}], url: 'https://licences.example.com', host: 'boutique.exemple.fr' });`,
           `if (!(await licence.valide())) console.error(licence.message('fr'));`,
           `if (licence.essai()) console.warn(licence.message('en'));`,
-          `const state: 'fresh' | 'refreshed' | 'grace' | 'lapsed' | undefined = licence.verdict?.state;`,
+          `const state: 'fresh' | 'refreshed' | 'grace' | 'lapsed' | 'no_key' | undefined = licence.verdict?.state;`,
           `console.log(state, (error: unknown) => error instanceof ValidationError && error.field === 'cle');`,
         ];
         const code = wrap

@@ -61,19 +61,16 @@ function licence_example_langue()
 
 /**
  * The request's Licence, built once (docs/protocol.md#recommendations: "call valide() once per
- * request"); null when the buyer has not entered a key yet or entered one the client refuses.
- * The decision is made in the admin only (README: "When the check runs").
+ * request"). The key goes as get_option() gives it: before the buyer saves one, or with a typo,
+ * the client answers `no_key` (docs/protocol.md#no-usable-key) and never throws; only the
+ * author's constants above can make it throw. The decision is made in the admin only (README:
+ * "When the check runs").
  */
 function licence_example_licence()
 {
-    static $licence = false;
-    if ($licence !== false) {
+    static $licence = null;
+    if ($licence !== null) {
         return $licence;
-    }
-    $licence = null;
-    $cle = get_option(LICENCE_EXAMPLE_OPTION, '');
-    if (!is_string($cle) || trim($cle) === '') {
-        return null;
     }
     if (!class_exists('Licence')) {
         require_once __DIR__ . '/Licence.php';
@@ -88,16 +85,7 @@ function licence_example_licence()
     );
     // An extension point for the site's owner and for tests (the injectable clock, `horloge`).
     $options = apply_filters('licence_example_options', $options);
-    try {
-        $licence = new Licence($cle, licence_example_dossier_cache(), $options);
-    } catch (InvalidArgumentException $erreur) {
-        // The buyer's key is input from the environment: a bad one is a notice, never an error
-        // page. Anything else (the author's constants) is a developer's mistake and throws.
-        if (strpos($erreur->getMessage(), 'cle:') !== 0) {
-            throw $erreur;
-        }
-        $licence = null;
-    }
+    $licence = new Licence(get_option(LICENCE_EXAMPLE_OPTION, ''), licence_example_dossier_cache(), $options);
     return $licence;
 }
 
@@ -108,8 +96,8 @@ function licence_example_valide()
     if ($valide !== null) {
         return $valide;
     }
-    $licence = licence_example_licence();
-    $valide = $licence === null ? true : $licence->valide();
+    // False without a usable key too: the plugin is not licensed yet.
+    $valide = licence_example_licence()->valide();
     $bloque = $valide ? '0' : '1';
     if (get_option(LICENCE_EXAMPLE_BLOQUE, '0') !== $bloque) {
         update_option(LICENCE_EXAMPLE_BLOQUE, $bloque, true);
@@ -143,16 +131,16 @@ function licence_example_avis()
     if (!current_user_can('manage_options')) {
         return;
     }
-    $cle = get_option(LICENCE_EXAMPLE_OPTION, '');
+    $licence = licence_example_licence();
     $reglages = esc_url(admin_url('options-general.php?page=licence-example'));
-    if (!is_string($cle) || trim($cle) === '') {
+    $verdict = $licence->verdict();
+    if ($licence->etat() === 'no_key' && $verdict['motif'] === 'sans_cle') {
         echo '<div class="notice notice-warning licence-example-cle-absente"><p>'
             . esc_html__('Licence Example: enter your licence key to activate the plugin.', 'licence-example')
             . ' <a href="' . $reglages . '">' . esc_html__('Settings', 'licence-example') . '</a></p></div>';
         return;
     }
-    $licence = licence_example_licence();
-    if ($licence === null) {
+    if ($licence->etat() === 'no_key') {
         echo '<div class="notice notice-error licence-example-cle-invalide"><p>'
             . esc_html__('Licence Example: this licence key is not valid. Check that you copied it whole.', 'licence-example')
             . ' <a href="' . $reglages . '">' . esc_html__('Settings', 'licence-example') . '</a></p></div>';
@@ -232,7 +220,7 @@ function licence_example_page()
         return;
     }
     echo '<div class="wrap"><h1>' . esc_html(get_admin_page_title()) . '</h1>';
-    if (licence_example_actif() && licence_example_licence() !== null) {
+    if (licence_example_actif()) {
         echo '<p class="licence-example-actif">' . esc_html__('Licence Example is active on this site.', 'licence-example') . '</p>';
     }
     echo '<form action="options.php" method="post">';
@@ -251,3 +239,7 @@ function licence_example_pied()
     }
     echo '<p class="licence-example-pied">' . esc_html__('Made with Licence Example.', 'licence-example') . '</p>';
 }
+
+// The schedule mode (LICENCE_EXAMPLE_SCHEDULE, off by default): the check in a daily WP-Cron
+// event instead of the admin pages. README: "When the check runs".
+require_once __DIR__ . '/schedule.php';
