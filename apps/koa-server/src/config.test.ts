@@ -36,6 +36,7 @@ describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
       stagingHosts: [],
       publicUrl: undefined,
       buyerTransfersPer30Days: undefined,
+      workers: 1,
     });
   });
 
@@ -193,6 +194,24 @@ describe('LICENCE_MAX_CONNECTIONS and LICENCE_MAX_CONNECTIONS_PER_IP', () => {
       `LICENCE_MAX_CONNECTIONS_PER_IP: expected a positive integer (at most 9 digits), got "${raw}"`,
     ]);
   });
+});
+
+describe('LICENCE_WORKERS (README "Workers")', () => {
+  it('reads 1 to 64, and auto as the number of cores it is handed', () => {
+    expect(ok(loadConfig({ LICENCE_WORKERS: '1' }, CWD)).workers).toBe(1);
+    expect(ok(loadConfig({ LICENCE_WORKERS: ' 2 ' }, CWD)).workers).toBe(2);
+    expect(ok(loadConfig({ LICENCE_WORKERS: '64' }, CWD)).workers).toBe(64);
+    expect(ok(loadConfig({ LICENCE_WORKERS: 'auto' }, CWD, 6)).workers).toBe(6);
+    expect(ok(loadConfig({ LICENCE_WORKERS: '' }, CWD, 6)).workers).toBe(1);
+  });
+  it.each(['0', '65', '-1', '1.5', 'Auto', 'many', '007', '2e1'])(
+    'refuses %j with one line naming the variable',
+    (raw) => {
+      expect(errors(loadConfig({ LICENCE_WORKERS: raw }, CWD))).toEqual([
+        `LICENCE_WORKERS: expected a whole number from 1 to 64 or "auto", got "${raw}"`,
+      ]);
+    },
+  );
 });
 
 describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
   absolutePath,
@@ -20,7 +21,7 @@ import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
  * @licence/service (`readSharedConfig`); this file adds the server's own (HOST, PORT,
  * LICENCE_DATA_DIR, LICENCE_MAX_CONNECTIONS, LICENCE_MAX_CONNECTIONS_PER_IP,
  * LICENCE_WEBHOOK_ALLOW_PRIVATE, LICENCE_STAGING_HOSTS, LICENCE_PUBLIC_URL,
- * LICENCE_BUYER_TRANSFERS_PER_30_DAYS) and its defaults: the SQLite file and the embedded key in the data folder.
+ * LICENCE_BUYER_TRANSFERS_PER_30_DAYS, LICENCE_WORKERS) and its defaults: the SQLite file and the embedded key in the data folder.
  * `loadConfig` is pure: it is handed the environment and a working directory and never touches the
  * disk, so every rule is testable without a process.
  */
@@ -77,6 +78,11 @@ export interface ServerConfig {
   readonly publicUrl: string | undefined;
   /** LICENCE_BUYER_TRANSFERS_PER_30_DAYS (docs/protocol.md#buyer-links); undefined: the default, 3. */
   readonly buyerTransfersPer30Days: number | undefined;
+  /**
+   * LICENCE_WORKERS (docs/protocol.md#configuration): how many worker processes `serve` runs; 1 (the
+   * default) is one process, no cluster. `auto` is already resolved to the number of cores.
+   */
+  readonly workers: number;
 }
 
 export type ConfigResult = Parsed<ServerConfig>;
@@ -90,6 +96,9 @@ export const SIGNING_KEY_FILE_NAME = 'signing-key';
 const PORT = /^[0-9]{1,5}$/;
 // A connection count: a positive integer of at most 9 digits (far above any descriptor limit).
 const COUNT = /^[0-9]{1,9}$/;
+const WORKERS = /^[0-9]{1,2}$/;
+/** LICENCE_WORKERS' ceiling: far above the cores of one machine, low enough that a typo stops the start. */
+export const MAX_WORKERS = 64;
 // A host to listen on: a name or an address (IPv6 without brackets, as `listen` takes it).
 const LISTEN_HOST = /^[A-Za-z0-9._:-]+$/;
 
@@ -98,7 +107,7 @@ const LISTEN_HOST = /^[A-Za-z0-9._:-]+$/;
  * (docs/protocol.md#configuration), in the order of the table there, and never the value of a
  * secret (LICENCE_SIGNING_KEY, LICENCE_ADMIN_TOKEN, DATABASE_URL's password).
  */
-export function loadConfig(env: Environment, cwd: string): ConfigResult {
+export function loadConfig(env: Environment, cwd: string, cores: number = availableParallelism()): ConfigResult {
   const read = combine({
     host: parseListenHost(readVariable(env, 'HOST')),
     port: parsePort(readVariable(env, 'PORT')),
@@ -113,6 +122,7 @@ export function loadConfig(env: Environment, cwd: string): ConfigResult {
     stagingHosts: parseStagingHosts(readVariable(env, 'LICENCE_STAGING_HOSTS')),
     publicUrl: parsePublicUrl(readVariable(env, 'LICENCE_PUBLIC_URL')),
     buyerTransfersPer30Days: parseBuyerTransfers(readVariable(env, 'LICENCE_BUYER_TRANSFERS_PER_30_DAYS')),
+    workers: parseWorkers(readVariable(env, 'LICENCE_WORKERS'), cores),
   });
   if (!read.ok) return read;
   const { databaseUrl, signingKey, maxConnectionsPerIp, ...config } = read.value;
@@ -147,6 +157,14 @@ function parseCount(variable: string, raw: string | undefined): Parsed<number | 
   if (raw === undefined) return parsed(undefined);
   if (COUNT.test(raw) && Number(raw) >= 1) return parsed(Number(raw));
   return invalid(variable, `expected a positive integer (at most 9 digits), got "${raw}"`);
+}
+
+/** LICENCE_WORKERS (default 1): a whole number 1..64, or `auto` for one worker per core (`cores`). */
+function parseWorkers(raw: string | undefined, cores: number): Parsed<number> {
+  if (raw === undefined) return parsed(1);
+  if (raw === 'auto') return parsed(Math.max(1, cores));
+  if (WORKERS.test(raw) && Number(raw) >= 1 && Number(raw) <= MAX_WORKERS) return parsed(Number(raw));
+  return invalid('LICENCE_WORKERS', `expected a whole number from 1 to ${MAX_WORKERS} or "auto", got "${raw}"`);
 }
 
 /** LICENCE_DATA_DIR (default ./data), absolute. */

@@ -33,6 +33,11 @@ export type { HttpServerOptions, HttpTimeouts, LicenceHttpServer } from './http-
 export { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
 export type { ConnectionLimits } from './connection-limits.js';
 export { startPurgeTimer } from './purge-timer.js';
+// LICENCE_WORKERS >= 2 (README "Workers"): the rate limit on SQLite, shared through the primary process
+export { createPrimaryRateLimiter } from './primary-rate-limiter.js';
+export type { PrimaryRateLimiter, WorkerEnd } from './primary-rate-limiter.js';
+export { createWorkerRateLimiter, PRIMARY_TIMEOUT_MS } from './worker-rate-limiter.js';
+export type { PrimaryEnd, WorkerRateLimiterOptions } from './worker-rate-limiter.js';
 export { StartupError } from './startup-error.js';
 
 // The CLI (docs/protocol.md#administration)

@@ -38,6 +38,11 @@ export interface OpenRuntimeOptions {
   readonly random?: RandomBytes;
   /** Moves time in tests (the purge, trial ends); defaults to the system clock. */
   readonly now?: () => number;
+  /**
+   * Serve mode: the limiter to use instead of the backend's (a worker's on SQLite asks the primary,
+   * worker-rate-limiter.ts); default the store's shared one on PostgreSQL, this process's memory on SQLite.
+   */
+  readonly rateLimiter?: RateLimiter;
 }
 
 /**
@@ -48,7 +53,8 @@ export async function openRuntime(config: ServerConfig, options: OpenRuntimeOpti
   const random = options.random ?? randomBytes;
   const prepared = prepareData(config, random);
   for (const warning of prepared.warnings) options.logger.warn({}, warning);
-  const backend = await openBackend(config, options.logger);
+  const opened = await openBackend(config, options.logger);
+  const backend = options.rateLimiter === undefined ? opened : { ...opened, rateLimiter: options.rateLimiter };
   return build(config, options, prepared.seed, backend, {
     createdDataDir: prepared.createdDataDir,
     createdSigningKey: prepared.createdSigningKey,

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { DestinationStream } from 'pino';
-import { asError, isRecord } from '@licence/core';
+import cluster from 'node:cluster';
+import { isRecord } from '@licence/core';
 import { configErrorLine, isAdminError } from '@licence/service';
 import { runAdminAction } from './admin-command.js';
 import { assertNever } from './assert-never.js';
@@ -16,7 +17,9 @@ import { openAdminRuntime } from './open-runtime.js';
 import { listenForShutdown } from './shutdown-signals.js';
 import type { RunningServer } from './start-server.js';
 import { startServer } from './start-server.js';
-import { StartupError } from './startup-error.js';
+import { errorText } from './startup-error.js';
+import { serveWorkers } from './serve-workers.js';
+import { serveAsWorker } from './worker-process.js';
 
 /** What the CLI reads and writes; the real process's by default, a test's otherwise. */
 export interface CliIo {
@@ -79,6 +82,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 async function serve(config: ServerConfig, io: CliIo): Promise<number> {
+  // LICENCE_WORKERS >= 2: this process is the primary, or one of its workers (README "Workers").
+  if (config.workers > 1) {
+    return cluster.isPrimary ? serveWorkers(config, io) : serveAsWorker(config, io, process, cluster.worker?.id ?? 0);
+  }
   const logger = createLogger({
     level: config.logLevel,
     ...(io.logDestination === undefined ? {} : { destination: io.logDestination }),
@@ -177,12 +184,7 @@ async function guarded(io: CliIo, run: () => Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof StartupError) {
-      io.stderr(`licence: ${error.message}\n`);
-    } else {
-      const { name, message } = asError(error);
-      io.stderr(`licence: unexpected ${name}: ${message}\n`);
-    }
+    io.stderr(`licence: ${errorText(error)}\n`);
     return EXIT_ERROR;
   }
 }

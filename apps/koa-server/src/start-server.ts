@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describeError } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import { configErrorLine, createWebhookDeliverer } from '@licence/service';
-import type { Logger, WebhookDeliverer } from '@licence/service';
+import type { Logger, RateLimiter, WebhookDeliverer } from '@licence/service';
 import { describeDatabase } from '@licence/store-postgres';
 import type { ServerConfig } from './config.js';
 import { connectionLimits, readOpenFileLimit } from './connection-limits.js';
@@ -39,6 +39,20 @@ export interface StartServerOptions {
   readonly statsIntervalMs?: number;
   /** The process's open-file limit; default read from /proc/self/limits (connection-limits.ts). */
   readonly openFileLimit?: number;
+  /**
+   * Set in a worker of `licence serve` with LICENCE_WORKERS >= 2 (serve-workers.ts): the primary runs
+   * the purge timer and the webhook deliverer and prints the banner, so this process does none of
+   * them; it takes its share of LICENCE_MAX_CONNECTIONS and, on SQLite, the primary's rate limiter.
+   */
+  readonly worker?: WorkerRole;
+}
+
+/** What a worker process is handed (see `StartServerOptions.worker`). */
+export interface WorkerRole {
+  /** LICENCE_WORKERS: the connection total is shared among them. */
+  readonly count: number;
+  /** The limiter that asks the primary (worker-rate-limiter.ts); undefined: the store's own (PostgreSQL). */
+  readonly rateLimiter?: RateLimiter;
 }
 
 export interface RunningServer {
@@ -56,22 +70,22 @@ export const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 /**
  * Opens the runtime (embedded default included), listens, prints the banner, starts the purge timer
- * and the webhook deliverer.
+ * and the webhook deliverer; a worker (`options.worker`) only opens its runtime and listens.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const { config, logger } = options;
+  const { config, logger, worker } = options;
   // Checked before anything is created: a bad limit stops the start with one line.
-  const limits = connectionLimits(config, options.openFileLimit ?? readOpenFileLimit());
-  if (!limits.ok) throw new StartupError(limits.errors.map(configErrorLine).join('; '));
+  const limits = workerShare(checkedLimits(config, options.openFileLimit), worker?.count ?? 1);
   const runtime = await openRuntime(config, {
     logger,
     ...(options.random === undefined ? {} : { random: options.random }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(worker?.rateLimiter === undefined ? {} : { rateLimiter: worker.rateLimiter }),
   });
   const { server, stats } = createHttpServer({
     service: runtime.service,
     logger,
-    limits: limits.value,
+    limits,
     ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
     ...(options.statsIntervalMs === undefined ? {} : { statsIntervalMs: options.statsIntervalMs }),
   });
@@ -83,30 +97,66 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw listenError(error, config.host, config.port);
   }
   const url = `http://${hostPort(config.host, boundPort(server.address()))}`;
-  const purge = startPurgeTimer(runtime.service, logger, options.purgeIntervalMs ?? PURGE_INTERVAL_MS);
-  const deliverer = startDeliverer(options, runtime);
-  announce(options, runtime, url, limits.value);
+  // A worker leaves these to the primary: they run once per service (serve-workers.ts).
+  const background = worker === undefined ? startBackground(options, runtime) : undefined;
+  if (worker === undefined) announce(options, runtime, url, limits);
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
-      purge.stop();
-      // The deliverer stops while the requests in flight finish: it waits for its own attempts in
-      // flight (each at most 15 s), and both must end before the store closes. An attempt cut
-      // short is not lost: its claim ends by itself and any process delivers it later
-      // (docs/protocol.md#webhooks).
+      // The deliverer stops while the requests in flight finish (startBackground).
       await Promise.all([
         stopAccepting(server, options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS, logger),
-        deliverer.stop(),
+        background?.stop(),
       ]);
       stats.stop();
-      await purge.first;
       await runtime.close();
       logger.info({}, 'licence service stopped');
     })();
     return closing;
   };
-  return { url, publicKey: runtime.publicKey, server, runtime, limits: limits.value, close };
+  return { url, publicKey: runtime.publicKey, server, runtime, limits, close };
+}
+
+/** The connection caps of docs/protocol.md#limits, or the one startup line that says why not. */
+export function checkedLimits(config: ServerConfig, openFileLimit?: number): ConnectionLimits {
+  const limits = connectionLimits(config, openFileLimit ?? readOpenFileLimit());
+  if (!limits.ok) throw new StartupError(limits.errors.map(configErrorLine).join('; '));
+  return limits.value;
+}
+
+/**
+ * One worker's share of the total (README "Workers"): ceil(total / N), so the machine holds about
+ * the configured total. The cap per address stays per worker: the cluster spreads one client's
+ * connections over the workers, so a client holds at most N times it at once.
+ */
+function workerShare(limits: ConnectionLimits, count: number): ConnectionLimits {
+  return count <= 1 ? limits : { ...limits, maxConnections: Math.ceil(limits.maxConnections / count) };
+}
+
+/** What runs once per service beside the requests: the purge timer and the webhook deliverer. */
+export interface Background {
+  /** Stops both; resolves once the deliverer's attempts in flight and the first purge ended. */
+  stop(): Promise<void>;
+}
+
+/** Starts the purge timer and the webhook deliverer on `runtime`'s service and store. */
+export function startBackground(
+  options: Pick<StartServerOptions, 'config' | 'logger' | 'now' | 'purgeIntervalMs' | 'webhookIntervalMs'>,
+  runtime: Runtime,
+): Background {
+  const purge = startPurgeTimer(runtime.service, options.logger, options.purgeIntervalMs ?? PURGE_INTERVAL_MS);
+  const deliverer = startDeliverer(options, runtime);
+  return {
+    stop: async () => {
+      purge.stop();
+      // The deliverer waits for its own attempts in flight (each at most 15 s), which must end
+      // before the store closes. An attempt cut short is not lost: its claim ends by itself and
+      // any process delivers it later (docs/protocol.md#webhooks).
+      await deliverer.stop();
+      await purge.first;
+    },
+  };
 }
 
 /**
@@ -115,7 +165,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
  * sharing a database (PostgreSQL, or one SQLite file) runs one: the store's claim gives each
  * delivery to one process at a time.
  */
-function startDeliverer(options: StartServerOptions, runtime: Runtime): WebhookDeliverer {
+function startDeliverer(
+  options: Pick<StartServerOptions, 'config' | 'logger' | 'now' | 'webhookIntervalMs'>,
+  runtime: Runtime,
+): WebhookDeliverer {
   const deliverer = createWebhookDeliverer({
     store: runtime.store,
     clock: { now: options.now ?? Date.now },
@@ -126,8 +179,16 @@ function startDeliverer(options: StartServerOptions, runtime: Runtime): WebhookD
   return deliverer;
 }
 
-/** The `licence service started` log line and the human banner. */
-function announce(options: StartServerOptions, runtime: Runtime, url: string, limits: ConnectionLimits): void {
+/**
+ * The `licence service started` log line and the human banner, once per service: by the primary
+ * when LICENCE_WORKERS >= 2 (serve-workers.ts), once every worker listens.
+ */
+export function announce(
+  options: Pick<StartServerOptions, 'config' | 'logger' | 'print' | 'cli'>,
+  runtime: Pick<Runtime, 'publicKey' | 'createdSigningKey'>,
+  url: string,
+  limits: ConnectionLimits,
+): void {
   const { config } = options;
   const database = config.database.kind === 'postgres' ? describeDatabase(config.database.url) : config.database.file;
   options.logger.info(
@@ -140,6 +201,7 @@ function announce(options: StartServerOptions, runtime: Runtime, url: string, li
       webhookAllowPrivate: config.webhookAllowPrivate,
       // docs/protocol.md#staging-hosts: how many patterns LICENCE_STAGING_HOSTS gave (the banner lists them).
       stagingHosts: config.stagingHosts.length,
+      workers: config.workers,
     },
     'licence service started',
   );
@@ -155,6 +217,7 @@ function announce(options: StartServerOptions, runtime: Runtime, url: string, li
       adminApi: config.adminToken !== undefined,
       webhookAllowPrivate: config.webhookAllowPrivate,
       stagingHosts: config.stagingHosts,
+      workers: config.workers,
       ...(config.database.kind === 'postgres' ? { databaseUrl: printableDatabaseUrl(config.database.url) } : {}),
     }),
   );

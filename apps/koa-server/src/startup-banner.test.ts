@@ -44,6 +44,14 @@ describe('startupBanner', () => {
     expect(startupBanner(input)).not.toContain('staging hosts');
   });
 
+  it('names the worker count when LICENCE_WORKERS runs more than one process (README "Workers")', () => {
+    expect(startupBanner({ ...input, workers: 4 })).toContain(
+      'listening on http://127.0.0.1:8080\npublic key (base64, give it to your products): zfIvxYpHHWyNUm+UCLNMFI6yRre04OpogXW9+a7zgsM=\nworkers: 4 processes (LICENCE_WORKERS)\n',
+    );
+    expect(startupBanner({ ...input, workers: 1 })).not.toContain('workers:');
+    expect(startupBanner(input)).not.toContain('workers:');
+  });
+
   it('says the key is reused on a later start', () => {
     const text = startupBanner({ ...input, createdSigningKey: false, adminApi: true });
     expect(text).toContain('signing key: /home/me/my data/signing-key\n');

@@ -26,6 +26,8 @@ export interface BannerInput {
   readonly webhookAllowPrivate?: boolean;
   /** LICENCE_STAGING_HOSTS' patterns (docs/protocol.md#staging-hosts); none: no line. */
   readonly stagingHosts?: readonly string[];
+  /** LICENCE_WORKERS; 1 (one process, the default): no line. */
+  readonly workers?: number;
 }
 
 export function startupBanner(input: BannerInput): string {
@@ -39,6 +41,7 @@ export function startupBanner(input: BannerInput): string {
     `public key (base64, give it to your products): ${input.publicKey}`,
   ];
   if (input.databaseUrl !== undefined) lines.push(`database: PostgreSQL (DATABASE_URL) ${input.databaseUrl}`);
+  if ((input.workers ?? 1) > 1) lines.push(`workers: ${input.workers} processes (LICENCE_WORKERS)`);
   if (input.signingKeyFile !== undefined) {
     lines.push(
       input.createdSigningKey

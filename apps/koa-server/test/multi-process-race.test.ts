@@ -127,6 +127,40 @@ describe.skipIf(!postgres.available)('two processes on one PostgreSQL database',
   });
 });
 
+/**
+ * The same race against ONE `licence serve` with LICENCE_WORKERS=2 (README "Workers"): both workers
+ * answer some of the calls (each worker's log lines carry its id), and the outcome is as exact.
+ */
+async function raceWorkers(cwd: string, env: Record<string, string>): Promise<void> {
+  const serve = await spawnServe({ cwd, env: { ...env, TRUST_PROXY: '1', LICENCE_WORKERS: '2' } });
+  try {
+    const cle = await issueKey(cwd, env);
+    await race([serve], cle, cwd, env);
+  } finally {
+    expect(await stopAll([serve])).toEqual([0]);
+  }
+  const workers = serve.logs
+    .map(parseJson)
+    .filter((entry) => entry.msg === 'request' && entry.route === '/api/licence')
+    .map((entry) => entry.worker);
+  expect(workers).toHaveLength(CALLS);
+  expect(new Set(workers)).toEqual(new Set([1, 2]));
+}
+
+describe.skipIf(!postgres.available)('one licence serve with LICENCE_WORKERS=2 on PostgreSQL', () => {
+  it('100 concurrent first calls from 100 domains on a 3-site key: exactly 3 ok, 97 autre_domaine, 3 domains bound', async () => {
+    const cwd = mkdtempSync(join(root, 'pg-workers-'));
+    await raceWorkers(cwd, { DATABASE_URL: await postgres.cluster().createDatabase() });
+  });
+});
+
+describe('one licence serve with LICENCE_WORKERS=2 on SQLite', () => {
+  it('100 concurrent first calls from 100 domains on a 3-site key: exactly 3 ok, 97 autre_domaine, 3 domains bound', async () => {
+    const cwd = mkdtempSync(join(root, 'sqlite-workers-'));
+    await raceWorkers(cwd, { LICENCE_DATA_DIR: join(cwd, 'data') });
+  });
+});
+
 describe('two processes on one SQLite file', () => {
   it('100 concurrent first calls from 100 domains on a 3-site key: exactly 3 ok, 97 autre_domaine, 3 domains bound', async () => {
     const cwd = mkdtempSync(join(root, 'sqlite-'));
