@@ -186,6 +186,26 @@ describe.skipIf(missing !== undefined)('the WordPress kit in a real WordPress, a
 
   /** Moves the client's clock (the must-use plugin reads this file) by `seconds`. */
   const setClock = (seconds: number): void => writeFileSync(join(content, 'licence-test-offset'), String(seconds));
+  /** The kit's schedule mode (wp-config.php reads this file): with WP-Cron, without, or off. */
+  const setSchedule = (mode: 'cron' | 'no-cron' | undefined): void => {
+    const file = join(content, 'licence-test-schedule');
+    if (mode === undefined) rmSync(file, { force: true });
+    else writeFileSync(file, mode);
+  };
+  /** The client's cache records (one per key and host), by file name. */
+  const cacheRecords = (): Record<string, string> =>
+    Object.fromEntries(
+      readdirSync(cacheDir)
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => [name, readFileSync(join(cacheDir, name), 'utf8')]),
+    );
+  const clearCache = (): void => {
+    for (const name of readdirSync(cacheDir)) rmSync(join(cacheDir, name), { force: true });
+  };
+  /** Makes the schedule's daily event due now, with no WP-Cron run in progress. */
+  const EVENT_DUE = `wp_clear_scheduled_hook('licence_example_verification');
+    wp_schedule_event(time() - 1, 'daily', 'licence_example_verification');
+    delete_transient('doing_cron');`;
   /** Runs PHP inside the test site, as the command line (WP-CLI style, without WP-CLI). */
   const wpEval = (code: string): string =>
     execFileSync('php', [join(root, 'eval.php'), code], {
@@ -194,6 +214,25 @@ describe.skipIf(missing !== undefined)('the WordPress kit in a real WordPress, a
       // WordPress 6.1's own PHP 8.2 deprecations go to stderr on the command line: kept out of the report.
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+  /** The schedule's last check (option licence_example_verifie), by the client's clock. */
+  const lastCheck = (): number => Number(wpEval(`echo (int) get_option('licence_example_verifie', 0);`));
+  /**
+   * Waits for a WP-Cron run that a page spawned (it runs beside the page): until the check has
+   * written a cache file, then until WordPress has released its cron lock. Returns the ms until
+   * the cache file appeared. The 15 s are a bound on a hang, not a speed target.
+   */
+  const waitForCron = async (): Promise<number> => {
+    const started = performance.now();
+    let written: number | undefined;
+    while (performance.now() - started < 15_000) {
+      if (written === undefined && Object.keys(cacheRecords()).length > 0) written = performance.now() - started;
+      if (written !== undefined && wpEval(`echo get_transient('doing_cron') === false ? 'done' : '';`) === 'done') {
+        return written;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('WP-Cron did not run the check within 15 s');
+  };
 
   beforeAll(async () => {
     // MariaDB: a throwaway datadir, reachable only through a socket in the temp folder.
@@ -262,6 +301,15 @@ add_filter('licence_example_options', function ($options) {
     $options['horloge'] = function () use ($offset) { return time() + $offset; };
     return $options;
 });
+// TEST ONLY: the site's names are not in DNS, so WP-Cron's loopback request (spawn_cron) goes to
+// this very server, under the site's name.
+add_filter('cron_request', function ($cron) {
+    if (isset($_SERVER['SERVER_PORT'])) {
+        $cron['url'] = str_replace(site_url(), 'http://localhost:' . $_SERVER['SERVER_PORT'], $cron['url']);
+        $cron['args']['headers'] = array('Host' => parse_url(site_url(), PHP_URL_HOST));
+    }
+    return $cron;
+});
 `,
     );
     const salts = ['AUTH', 'SECURE_AUTH', 'LOGGED_IN', 'NONCE']
@@ -288,9 +336,16 @@ define('WP_SITEURL', 'http://' . $hote);
 define('LICENCE_EXAMPLE_PRODUIT', '${PRODUCT}');
 define('LICENCE_EXAMPLE_URL', ${JSON.stringify(serve.url)});
 define('LICENCE_EXAMPLE_CLES_PUBLIQUES', ${JSON.stringify(serve.publicKey)});
-// Offline and quiet: no calls to wordpress.org, no cron spawn; notices go to a log the test reads.
+// The kit's schedule mode while wp-content/licence-test-schedule exists: "cron" lets WP-Cron
+// spawn, "no-cron" sets DISABLE_WP_CRON, as on a site whose system cron was never set up.
+$planifie = @file_get_contents(__DIR__ . '/wp-content/licence-test-schedule');
+define('LICENCE_EXAMPLE_SCHEDULE', $planifie !== false);
+if (!defined('DISABLE_WP_CRON')) {
+    define('DISABLE_WP_CRON', $planifie !== 'cron');
+}
+// Offline and quiet: no calls to wordpress.org, no cron spawn unless asked above; notices go to a
+// log the test reads.
 define('WP_HTTP_BLOCK_EXTERNAL', true);
-define('DISABLE_WP_CRON', true);
 define('AUTOMATIC_UPDATER_DISABLED', true);
 define('WP_DEBUG', true);
 define('WP_DEBUG_DISPLAY', false);
@@ -306,6 +361,8 @@ require_once ABSPATH . 'wp-settings.php';
       `<?php
 $_SERVER['HTTP_HOST'] = getenv('HOST');
 define('WP_INSTALLING', true);
+// The command line never spawns WP-Cron: the test runs it through HTTP.
+define('DISABLE_WP_CRON', true);
 require ${JSON.stringify(join(site, 'wp-load.php'))};
 eval($argv[1]);
 `,
@@ -357,7 +414,11 @@ eval($argv[1]);
     // PHP 7+ syntax; its list of known names is PHP 5.6's own, so WordPress's functions are flagged.
     const check = spawnSync(
       'php',
-      [join(REPO, 'packages/client-php/test/lib/php56-check.php'), join(KIT, 'licence-example.php')],
+      [
+        join(REPO, 'packages/client-php/test/lib/php56-check.php'),
+        join(KIT, 'licence-example.php'),
+        join(KIT, 'schedule.php'),
+      ],
       {
         encoding: 'utf8',
       },
@@ -440,7 +501,7 @@ eval($argv[1]);
     setClock(0);
     const admin = new Browser(port, SITE);
     await admin.logIn(password);
-    // A key the client refuses at construction (no letter or digit) is the buyer's typo: a notice.
+    // A key that is none (no letter or digit) is the buyer's typo: the client answers no_key, a notice.
     const typo = await admin.enterKey('----');
     expect(typo.status).toBe(200);
     expect(notice(typo.body, 'licence-example-cle-invalide')).toBe(
@@ -467,60 +528,168 @@ eval($argv[1]);
     expect(JSON.stringify(shown.domains)).not.toContain('kinsta');
   });
 
+  it('in schedule mode the daily WP-Cron event checks and pages never call; without WP-Cron, the admin pages check again after two days', async () => {
+    setClock(0);
+    clearCache();
+    setSchedule('cron');
+    const admin = new Browser(port, SITE);
+    // The first page in schedule mode makes the daily event, due at once, and spawns WP-Cron: a
+    // loopback request to wp-cron.php, which checks (and calls: there is no cache).
+    await admin.logIn(password);
+    await waitForCron();
+    const checked = lastCheck();
+    expect(Math.abs(checked - Date.now() / 1000)).toBeLessThan(120);
+    const record = cacheRecords();
+    expect(Object.keys(record)).toHaveLength(1);
+    expect(Number(wpEval(`echo (int) wp_next_scheduled('licence_example_verification');`))).toBeGreaterThan(
+      checked + DAY - 120,
+    );
+
+    // A day later by the client's clock the cache is stale, but pages read it as of the last
+    // check: they run, and make no call (a call would rewrite the file: a new nonce, or a failure).
+    setClock(DAY + 3600);
+    expect(notice((await admin.settings()).body, 'licence-example-actif')).toBe(
+      'Licence Example is active on this site.',
+    );
+    expect((await admin.send('GET', '/')).body).toContain('licence-example-pied');
+    expect(cacheRecords()).toEqual(record);
+    // The same page in the default mode makes the day's call.
+    setSchedule(undefined);
+    await admin.settings();
+    const called = cacheRecords();
+    expect(called).not.toEqual(record);
+
+    // No WP-Cron (DISABLE_WP_CRON without a system cron; a blocked loopback request is the same):
+    // the event stays due and no page checks...
+    setSchedule('no-cron');
+    wpEval(EVENT_DUE);
+    expect((await admin.send('GET', '/')).body).toContain('licence-example-pied');
+    expect(notice((await admin.settings()).body, 'licence-example-actif')).toBe(
+      'Licence Example is active on this site.',
+    );
+    expect(cacheRecords()).toEqual(called);
+    expect(lastCheck()).toBe(checked);
+    // ...until the last check is two days old: then the admin pages check again themselves.
+    setClock(2 * DAY + 7200);
+    expect(notice((await admin.settings()).body, 'licence-example-actif')).toBe(
+      'Licence Example is active on this site.',
+    );
+    expect(cacheRecords()).not.toEqual(called);
+    expect(lastCheck()).toBeGreaterThan(checked + 2 * DAY);
+
+    // Back to the default mode for the next steps, with a fresh verdict.
+    setSchedule(undefined);
+    wpEval(`wp_clear_scheduled_hook('licence_example_verification'); delete_option('licence_example_verifie');`);
+    setClock(0);
+  });
+
   // Not a test: figures for the README ("When the check runs"), printed, never asserted (speed
   // lives in benchmarks). WORDPRESS_BENCH=1 pnpm --filter @licence/koa-server exec vitest run test/wordpress.test.ts
   const bench = process.env.WORDPRESS_BENCH === '1' ? it : undefined;
-  bench?.('measures what the check costs a page', async () => {
-    const admin = new Browser(port, SITE);
-    await admin.logIn(password);
-    const median = async (path: string, runs: number): Promise<number> => {
-      const times: number[] = [];
-      for (let i = 0; i < runs; i++) {
-        const started = performance.now();
-        const page = await admin.send('GET', path);
-        times.push(performance.now() - started);
-        expect(page.status).toBe(200);
-      }
-      times.sort((a, b) => a - b);
-      return times[Math.floor(times.length / 2)] ?? 0;
-    };
-    setClock(0);
-    const runs = 40;
-    const activeAdmin = await median('/wp-admin/options-general.php', runs);
-    const activeFront = await median('/', runs);
-    // The check alone, inside WordPress: a new Licence and valide() on the fresh cached verdict.
-    const inside = wpEval(`
+  bench?.(
+    'measures what the check costs a page',
+    async () => {
+      const admin = new Browser(port, SITE);
+      await admin.logIn(password);
+      const median = async (path: string, runs: number): Promise<number> => {
+        const times: number[] = [];
+        for (let i = 0; i < runs; i++) {
+          const started = performance.now();
+          const page = await admin.send('GET', path);
+          times.push(performance.now() - started);
+          expect(page.status).toBe(200);
+        }
+        times.sort((a, b) => a - b);
+        return times[Math.floor(times.length / 2)] ?? 0;
+      };
+      setClock(0);
+      const runs = 40;
+      const activeAdmin = await median('/wp-admin/options-general.php', runs);
+      const activeFront = await median('/', runs);
+      // The check alone, inside WordPress: a new Licence and valide() on the fresh cached verdict.
+      const inside = wpEval(`
       require_once WP_PLUGIN_DIR . '/licence-example/Licence.php';
       $options = apply_filters('licence_example_options', array('produit' => LICENCE_EXAMPLE_PRODUIT, 'url' => LICENCE_EXAMPLE_URL, 'cles_publiques' => LICENCE_EXAMPLE_CLES_PUBLIQUES, 'hote' => home_url()));
       $n = 500; $t = microtime(true);
       for ($i = 0; $i < $n; $i++) { $l = new Licence(get_option('licence_example_cle'), WP_CONTENT_DIR . '/licence-cache', $options); $l->valide(); }
       echo round((microtime(true) - $t) / $n * 1000, 3);
     `);
-    // The first check of a day: the cache file removed, so the page makes the call (loopback).
-    const refreshed: number[] = [];
-    for (let i = 0; i < 10; i++) {
-      for (const name of readdirSync(cacheDir)) rmSync(join(cacheDir, name));
-      const started = performance.now();
-      await admin.send('GET', '/wp-admin/options-general.php');
-      refreshed.push(performance.now() - started);
-    }
-    refreshed.sort((a, b) => a - b);
-    wpEval(
-      `require_once ABSPATH . 'wp-admin/includes/plugin.php'; deactivate_plugins('licence-example/licence-example.php');`,
-    );
-    const inactiveAdmin = await median('/wp-admin/options-general.php', runs);
-    const inactiveFront = await median('/', runs);
-    wpEval(
-      `require_once ABSPATH . 'wp-admin/includes/plugin.php'; activate_plugin('licence-example/licence-example.php');`,
-    );
-    console.log(
-      JSON.stringify({
-        medianMs: { activeAdmin, inactiveAdmin, activeFront, inactiveFront, adminRefreshed: refreshed[5] },
-        checkInsideWordPressMs: Number(inside),
-        runs,
-      }),
-    );
-  });
+      // The first check of a day: the cache file removed, so the page makes the call (loopback).
+      const refreshed: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        for (const name of readdirSync(cacheDir)) rmSync(join(cacheDir, name));
+        const started = performance.now();
+        await admin.send('GET', '/wp-admin/options-general.php');
+        refreshed.push(performance.now() - started);
+      }
+      refreshed.sort((a, b) => a - b);
+
+      // The schedule mode (schedule.php). A check now, so that no event is due for a day; then
+      // pages; then the page that spawns WP-Cron, and wp-cron.php itself, with the day's call
+      // (cache removed) and without it (fresh cache).
+      setSchedule('cron');
+      wpEval(EVENT_DUE);
+      expect((await admin.send('GET', '/wp-cron.php')).status).toBe(200);
+      const scheduleAdmin = await median('/wp-admin/options-general.php', runs);
+      const scheduleFront = await median('/', runs);
+      const spawning: number[] = [];
+      const checkWritten: number[] = [];
+      const cronCall: number[] = [];
+      const cronNoCall: number[] = [];
+      // Each sample with a call must be a real answer, not a 429: the service accepts 30 calls a
+      // minute from one address (docs/protocol.md#rate-limit), and the runs above made about 20.
+      const refreshedAnswer = (): void =>
+        expect(Object.values(cacheRecords()).map((text) => parseJson(text).failures)).toEqual([0]);
+      await new Promise((resolve) => setTimeout(resolve, 61_000));
+      for (let i = 0; i < 7; i++) {
+        wpEval(EVENT_DUE);
+        clearCache();
+        let started = performance.now();
+        expect((await admin.send('GET', '/')).status).toBe(200);
+        spawning.push(performance.now() - started);
+        checkWritten.push(await waitForCron());
+        refreshedAnswer();
+        wpEval(EVENT_DUE);
+        clearCache();
+        started = performance.now();
+        await admin.send('GET', '/wp-cron.php');
+        cronCall.push(performance.now() - started);
+        refreshedAnswer();
+        wpEval(EVENT_DUE);
+        started = performance.now();
+        await admin.send('GET', '/wp-cron.php');
+        cronNoCall.push(performance.now() - started);
+      }
+      setSchedule(undefined);
+      wpEval(`wp_clear_scheduled_hook('licence_example_verification'); delete_option('licence_example_verifie');`);
+      const middle = (times: number[]): number => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? 0;
+      wpEval(
+        `require_once ABSPATH . 'wp-admin/includes/plugin.php'; deactivate_plugins('licence-example/licence-example.php');`,
+      );
+      const inactiveAdmin = await median('/wp-admin/options-general.php', runs);
+      const inactiveFront = await median('/', runs);
+      wpEval(
+        `require_once ABSPATH . 'wp-admin/includes/plugin.php'; activate_plugin('licence-example/licence-example.php');`,
+      );
+      console.log(
+        JSON.stringify({
+          medianMs: { activeAdmin, inactiveAdmin, activeFront, inactiveFront, adminRefreshed: refreshed[5] },
+          scheduleMedianMs: {
+            admin: scheduleAdmin,
+            front: scheduleFront,
+            frontSpawningCron: middle(spawning),
+            checkWrittenAfterSpawn: middle(checkWritten),
+            wpCronWithCall: middle(cronCall),
+            wpCronWithoutCall: middle(cronNoCall),
+          },
+          checkInsideWordPressMs: Number(inside),
+          runs,
+        }),
+      );
+      // A bound on a hung run, not a speed target: about 90 s here, a minute of it the rate limit's window.
+    },
+    300_000,
+  );
 
   it('keeps running in grace when the licence service is down, and logs nothing noisy', async () => {
     const admin = new Browser(port, SITE);
