@@ -162,7 +162,7 @@ describe('createAdminAuthFailures', () => {
     expect(failures.retryAfter(ATTACKER, 61_000)).toBe(0);
     expect(failures.retryAfter('never-seen', 61_000)).toBe(0);
 
-    // A hit a window later sweeps every client whose failures all left it.
+    // A hit a window later drops every client whose failures all left it.
     await failures.hit(OTHER, 61_000);
     expect(failures.size()).toBe(1);
   });

@@ -15,6 +15,14 @@ export interface MemoryRateLimiter extends RateLimiter {
   readonly size: () => number;
 }
 
+/** The clients counted since one swap (below), and the latest request time any of them holds. */
+interface Generation {
+  readonly clients: Map<string, number[]>;
+  newest: number;
+}
+
+const generation = (): Generation => ({ clients: new Map(), newest: -Infinity });
+
 /**
  * The rate limit (docs/protocol.md#rate-limit) for one process: a sliding window LOG, not clock
  * minutes. Each client keeps the times of its accepted requests inside the window (at most `limit`
@@ -22,15 +30,21 @@ export interface MemoryRateLimiter extends RateLimiter {
  * the oldest of them leaves the window: `retryAfter` is the whole seconds until then, at least 1.
  *
  * A request inside the window counts until `time + windowMs`, when it leaves. Memory stays
- * bounded: at most `limit` times per client, and clients whose window emptied are dropped by a
- * sweep that runs at most once per window (amortised O(1) per hit).
+ * bounded without a pause: clients live in two generations, `current` (counted since the last
+ * swap) and `previous` (the generation before; a client that comes back moves to `current`). A
+ * swap, at most once per window, drops `previous` whole, in O(1), so a client is forgotten at
+ * most two windows after its last counted request; a walk that deleted a million clients one by
+ * one stalled every request for half a second (docs/protocol.md#rate-limit). Dropping is exact:
+ * a generation lasts at least a window, and a time is only ever recorded below its generation's
+ * start plus a window (else the hit swaps first), so every time in `previous` has left the
+ * window by the next swap.
  */
 export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}): MemoryRateLimiter {
   const { limit, windowMs } = slidingWindow(options);
 
-  /** Client -> accepted request times, oldest first. */
-  const clients = new Map<string, number[]>();
-  let lastSweep = -Infinity;
+  let current = generation();
+  let previous = generation();
+  let swapped = -Infinity;
 
   const prune = (times: number[], nowMs: number): void => {
     let drop = 0;
@@ -38,38 +52,57 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     if (drop > 0) times.splice(0, drop);
   };
 
-  const sweep = (nowMs: number): void => {
-    for (const [client, times] of clients) {
-      prune(times, nowMs);
-      if (times.length === 0) clients.delete(client);
-    }
-    lastSweep = nowMs;
+  const swap = (nowMs: number): void => {
+    // `current` goes too when every time it holds has left the window (nobody came for a window).
+    previous = current.newest + windowMs <= nowMs ? generation() : current;
+    current = generation();
+    swapped = nowMs;
+  };
+
+  /** Puts `client` and its times in `current`. */
+  const keep = (client: string, times: number[]): void => {
+    current.clients.set(client, times);
+    current.newest = Math.max(current.newest, times[times.length - 1] ?? -Infinity);
+  };
+
+  /** The client's times, moved into `current` when it was last counted in `previous`. */
+  const find = (client: string): number[] | undefined => {
+    const times = current.clients.get(client);
+    if (times !== undefined) return times;
+    const old = previous.clients.get(client);
+    if (old === undefined) return undefined;
+    previous.clients.delete(client);
+    keep(client, old);
+    return old;
   };
 
   return {
     hit(client, nowMs) {
-      if (nowMs - lastSweep >= windowMs) sweep(nowMs);
-      let times = clients.get(client);
+      if (nowMs - swapped >= windowMs) swap(nowMs);
+      const times = find(client);
       if (times === undefined) {
-        times = [];
-        clients.set(client, times);
+        // A one-slot array: most clients send one request a day, and `[]` then push reserves 17.
+        keep(client, [nowMs]);
+        return Promise.resolve({ allowed: true, retryAfter: 0 });
       }
       prune(times, nowMs);
       if (times.length < limit) {
         // A clock that steps back must not unsort the log: count such a request at the latest
         // time already recorded.
-        times.push(Math.max(nowMs, times[times.length - 1] ?? nowMs));
+        const time = Math.max(nowMs, times[times.length - 1] ?? nowMs);
+        times.push(time);
+        current.newest = Math.max(current.newest, time);
         return Promise.resolve({ allowed: true, retryAfter: 0 });
       }
       const retryAfter = retryAfterSeconds(times[0] ?? nowMs, windowMs, nowMs);
       return Promise.resolve({ allowed: false, retryAfter });
     },
     retryAfter(client, nowMs) {
-      const times = clients.get(client);
+      const times = find(client);
       if (times === undefined) return 0;
       prune(times, nowMs);
       return times.length < limit ? 0 : retryAfterSeconds(times[0] ?? nowMs, windowMs, nowMs);
     },
-    size: () => clients.size,
+    size: () => current.clients.size + previous.clients.size,
   };
 }
