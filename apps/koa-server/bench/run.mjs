@@ -17,17 +17,26 @@
 // gives koa-webhook against koa (what an endpoint that never answers costs verdicts) and against
 // koa-webhook-ok (what its silence costs, the writes of the events' deliveries being equal),
 // round by round (docs/protocol.md#webhooks: a slow receiver never slows verdicts).
+// `koa-ceiling` (always run, like bare): bare Koa + @koa/router + @koa/bodyparser, one POST route
+// that parses the JSON body and signs the same fixed verdict: what Koa itself costs, so the report
+// gives the service against it too (the adapter's and the service's own overhead).
+// `serve-1` and `serve-2` (`pnpm bench:workers`, only when named): the real `licence serve`
+// (dist/cli.js) with LICENCE_WORKERS=1 or 2 on a copy of the SQLite file, free to use every core
+// (BENCH_SERVE_CORES, default 0-1); BENCH_LOAD_CORES (default 1) places this script and its load
+// generator, whose own CPU share of each round is reported beside the servers' (the primary and
+// its workers, from /proc).
 // A third row, `koa-postgres`: the same Koa service on PostgreSQL with its shared
 // rate limiter, on a throwaway cluster this script starts (@licence/pg-cluster) and seeds with the
 // same keys; without PostgreSQL binaries that row is skipped with one loud line.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { generateKey, normalizeKey } from '@licence/core';
 import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
@@ -37,6 +46,7 @@ import { openSqliteStore } from '@licence/store-sqlite';
 const KEYS = Number(process.env.BENCH_KEYS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4); // per round
 const CONNECTIONS = 50;
+const SERVE_KINDS = ['serve-1', 'serve-2'];
 const here = fileURLToPath(new URL('.', import.meta.url));
 const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 // PostgreSQL's cores: by default the load generator's (core 1), so the server keeps its core to
@@ -45,9 +55,12 @@ const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 const PG_CORES = process.env.BENCH_PG_CORES ?? String(Math.max(0, cpus().length - 1));
 const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-// The load generator takes core 1; each server gets core 0.
+// The load generator takes core 1 (BENCH_LOAD_CORES); each server gets core 0, the serve-N rows
+// BENCH_SERVE_CORES.
+const LOAD_CORES = process.env.BENCH_LOAD_CORES ?? '1';
+const SERVE_CORES = process.env.BENCH_SERVE_CORES ?? `0-${Math.max(0, cpus().length - 1)}`;
 if (hasTaskset && process.env.BENCH_PINNED !== '1') {
-  const child = spawnSync('taskset', ['-c', '1', process.execPath, fileURLToPath(import.meta.url)], {
+  const child = spawnSync('taskset', ['-c', LOAD_CORES, process.execPath, fileURLToPath(import.meta.url)], {
     stdio: 'inherit',
     env: { ...process.env, BENCH_PINNED: '1' },
   });
@@ -69,6 +82,7 @@ if (pgBinDir === null)
   console.warn('PostgreSQL binaries not found: the koa-postgres row is SKIPPED (install postgresql or set PG_BIN_DIR)');
 const wanted = new Set([
   'bare',
+  'koa-ceiling',
   ...(process.env.BENCH_KINDS ?? 'bare,koa,koa-postgres').split(',').map((kind) => kind.trim()),
 ]);
 const pgStats = process.env.BENCH_PG_STATS === '1';
@@ -134,6 +148,14 @@ const webhookDataFiles = {
   'koa-webhook-ok': join(dir, 'licence-ok.db'),
 };
 for (const [kind, file] of Object.entries(webhookDataFiles)) if (wanted.has(kind)) copyFileSync(dataFile, file);
+// The serve-N rows: a data folder each, holding a copy under the name `licence serve` opens.
+const serveDataDirs = {};
+for (const kind of SERVE_KINDS) {
+  if (!wanted.has(kind)) continue;
+  serveDataDirs[kind] = join(dir, kind);
+  mkdirSync(serveDataDirs[kind]);
+  copyFileSync(dataFile, join(serveDataDirs[kind], 'licence.db'));
+}
 // A receiver that accepts every connection and never answers: each attempt waits out its 15 s.
 const silentSockets = new Set();
 const blackHole = createTcpServer((socket) => {
@@ -156,13 +178,20 @@ const webhookUrls = {
 };
 
 async function startServer(kind) {
+  if (SERVE_KINDS.includes(kind)) return startServe(kind);
   // BENCH_PROFILE=1 writes a V8 CPU profile of the Koa server to bench/profiles/ (git-ignored).
   const profile =
     process.env.BENCH_PROFILE === '1' && kind !== 'bare'
       ? ['--cpu-prof', `--cpu-prof-dir=${join(here, 'profiles')}`]
       : [];
+  // BENCH_SERVICE_FLAGS: Node flags for the service's rows only (koa, koa-postgres, koa-webhook*),
+  // to try one against the same ceiling (`--max-semi-space-size=16`).
+  const flags =
+    kind.startsWith('koa') && kind !== 'koa-ceiling'
+      ? (process.env.BENCH_SERVICE_FLAGS ?? '').split(' ').filter(Boolean)
+      : [];
   const location = kind === 'koa-postgres' ? serverDatabaseUrl() : (webhookDataFiles[kind] ?? dataFile);
-  const args = [...profile, join(here, 'server-child.mjs'), kind, location, seed, webhookUrls[kind] ?? ''];
+  const args = [...flags, ...profile, join(here, 'server-child.mjs'), kind, location, seed, webhookUrls[kind] ?? ''];
   const child = hasTaskset
     ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
     : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -251,7 +280,7 @@ async function load(port, duration) {
 // (a shared VM) slows all alike. Each round's ratio is koa/bare (and koa-postgres/bare) of that
 // round; the report gives the medians over the rounds.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const kinds = ['bare', 'koa', 'koa-webhook-ok', 'koa-webhook', 'koa-postgres'].filter(
+const kinds = ['bare', 'koa-ceiling', 'koa', 'koa-webhook-ok', 'koa-webhook', 'koa-postgres', ...SERVE_KINDS].filter(
   (kind) => wanted.has(kind) && (kind !== 'koa-postgres' || cluster !== null),
 );
 const servers = {};
@@ -261,11 +290,21 @@ const runs = Object.fromEntries(kinds.map((kind) => [kind, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const kind of kinds) {
     const before = {
-      server: cpuMs([servers[kind].pid]),
+      server: cpuMs(treePids(servers[kind].pid)),
       database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0,
+      load: process.cpuUsage(),
+      wall: performance.now(),
     };
     const result = await load(servers[kind].port, DURATION);
-    const after = { server: cpuMs([servers[kind].pid]), database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0 };
+    const after = {
+      server: cpuMs(treePids(servers[kind].pid)),
+      database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0,
+      load: process.cpuUsage(before.load),
+      wall: performance.now(),
+    };
+    // The load generator's share of one core over the round (this process: autocannon runs in it).
+    result.loadCores = (after.load.user + after.load.system) / 1000 / (after.wall - before.wall);
+    result.serverCores = (after.server - before.server) / (after.wall - before.wall);
     // CPU time per answered request (user + system, from /proc): what each request costs the
     // server process, and the database's processes, whatever core they ran on.
     result.serverUs = (1000 * (after.server - before.server)) / result.total;
@@ -288,23 +327,29 @@ const summary = (list) => ({
   non2xx: list.reduce((sum, r) => sum + r.non2xx, 0),
   errors: list.reduce((sum, r) => sum + r.errors, 0),
   serverUs: median(list.map((r) => r.serverUs)),
+  loadCores: median(list.map((r) => r.loadCores)),
+  serverCores: median(list.map((r) => r.serverCores)),
   databaseUs: median(list.map((r) => r.databaseUs)),
 });
 const rows = Object.fromEntries(kinds.map((kind) => [kind, summary(runs[kind])]));
 const ratiosOf = (kind) => runs[kind].map((r, i) => r.rps / runs.bare[i].rps);
 const ratios = rows.koa === undefined ? [] : ratiosOf('koa');
+const ceilingRatios = rows.koa === undefined ? [] : runs.koa.map((r, i) => r.rps / runs['koa-ceiling'][i].rps);
+// The steadier measure on a shared machine: each server is CPU-bound on its core.
+const ceilingCpu = rows.koa === undefined ? [] : runs.koa.map((r, i) => runs['koa-ceiling'][i].serverUs / r.serverUs);
 rmSync(dir, { recursive: true, force: true });
 
 const line = (name, r) =>
   `| ${name} | ${Math.round(r.rps).toLocaleString('en')} | ${r.p50} | ${r.p99} | ${r.total.toLocaleString('en')} | ${r.non2xx} | ${r.errors} | ${Math.round(r.serverUs)} | ${r.databaseUs > 0 ? Math.round(r.databaseUs) : '-'} |`;
 console.log(
-  `\n${KEYS.toLocaleString('en')} keys, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s each (medians), ${hasTaskset ? 'server on core 0, load on core 1' : 'NOT pinned (no taskset)'}`,
+  `\n${KEYS.toLocaleString('en')} keys, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s each (medians), ${hasTaskset ? `server on core 0, load on core(s) ${LOAD_CORES}` : 'NOT pinned (no taskset)'}`,
 );
 console.log(
   '| server | req/s | p50 ms | p99 ms | requests | non-2xx | errors | server CPU µs/req | database CPU µs/req |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|');
 console.log(line('bare node:http + node:crypto sign', rows.bare));
+console.log(line('Koa + @koa/router + @koa/bodyparser + sign (the Koa ceiling)', rows['koa-ceiling']));
 if (rows.koa !== undefined) console.log(line('Koa + @licence/service + SQLite', rows.koa));
 if (rows['koa-webhook-ok'] !== undefined)
   console.log(line('Koa + SQLite + a webhook endpoint that answers at once', rows['koa-webhook-ok']));
@@ -312,10 +357,34 @@ if (rows['koa-webhook'] !== undefined)
   console.log(line('Koa + SQLite + a webhook endpoint that never answers', rows['koa-webhook']));
 if (rows['koa-postgres'] !== undefined)
   console.log(line('Koa + @licence/service + PostgreSQL (shared rate limit)', rows['koa-postgres']));
-if (rows.koa !== undefined)
+for (const kind of SERVE_KINDS)
+  if (rows[kind] !== undefined)
+    console.log(line(`licence serve, LICENCE_WORKERS=${kind.slice(-1)}, SQLite`, rows[kind]));
+const ceilingOfBare = ratiosOf('koa-ceiling');
+console.log(
+  `\nratio koa-ceiling/bare per round: ${ceilingOfBare.map((r) => r.toFixed(2)).join(', ')}; median ${median(ceilingOfBare).toFixed(2)}`,
+);
+if (rows.koa !== undefined) {
   console.log(
-    `\nratio koa/bare per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (target 0.6 or better)`,
+    `ratio koa/bare per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)} (target 0.6 or better)`,
   );
+  console.log(
+    `ratio koa/koa-ceiling per round: ${ceilingRatios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ceilingRatios).toFixed(2)} (target 0.95 or better); by server CPU per request ${median(ceilingCpu).toFixed(2)}; p99 koa ${rows.koa.p99} ms, koa-ceiling ${rows['koa-ceiling'].p99} ms, bare ${rows.bare.p99} ms`,
+  );
+}
+if (rows['serve-1'] !== undefined && rows['serve-2'] !== undefined) {
+  const twoToOne = runs['serve-2'].map((r, i) => r.rps / runs['serve-1'][i].rps);
+  console.log(
+    `ratio serve-2/serve-1 per round: ${twoToOne.map((r) => r.toFixed(2)).join(', ')}; median ${median(twoToOne).toFixed(2)}`,
+  );
+}
+for (const kind of SERVE_KINDS) {
+  if (rows[kind] === undefined) continue;
+  const r = rows[kind];
+  console.log(
+    `${kind}: servers (primary + workers) ${r.serverCores.toFixed(2)} cores; load generator ${r.loadCores.toFixed(2)} of one core, ${((100 * r.loadCores) / cpus().length).toFixed(0)}% of the machine's ${cpus().length}; servers on ${hasTaskset ? `core(s) ${SERVE_CORES}` : 'any core'}, load on ${hasTaskset ? `core(s) ${LOAD_CORES}` : 'any core'} (medians of the rounds)`,
+  );
+}
 if (rows.koa !== undefined)
   console.log(
     `koa p99 ${rows.koa.p99} ms (target under 10 ms); with ${CONNECTIONS} connections the mean latency is connections / req/s (Little's law): ${((1000 * CONNECTIONS) / rows.koa.rps).toFixed(1)} ms at this rate`,
@@ -369,6 +438,66 @@ function cpuMs(pids) {
     }
   }
   return (ticks * 1000) / CLOCK_TICKS;
+}
+
+/** `root` and every process below it (a primary's workers), from the parent pid in /proc/<pid>/stat. */
+function treePids(root) {
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(entry, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  const tree = [String(root)];
+  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
+  return tree;
+}
+
+/**
+ * A serve-N row: the real CLI, `licence serve`, with LICENCE_WORKERS=N on its own copy of the
+ * SQLite file, the bench's signing key, PORT=0 (the URL is read from the banner on stderr) and
+ * TRUST_PROXY=1 like the other rows. LOG_LEVEL=warn (BENCH_SERVE_LOG_LEVEL): the other Koa rows log
+ * nothing, so the per-request info line is left out here too.
+ */
+async function startServe(kind) {
+  const env = {
+    ...process.env,
+    LICENCE_WORKERS: kind.slice('serve-'.length),
+    LICENCE_DATA_DIR: serveDataDirs[kind],
+    LICENCE_SIGNING_KEY: seed,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    TRUST_PROXY: '1',
+    LOG_LEVEL: process.env.BENCH_SERVE_LOG_LEVEL ?? 'warn',
+  };
+  const cli = join(here, '..', 'dist', 'cli.js');
+  const args = [cli, 'serve'];
+  const options = { env, stdio: ['ignore', 'ignore', 'pipe'] };
+  const child = hasTaskset
+    ? spawn('taskset', ['-c', SERVE_CORES, process.execPath, ...args], options)
+    : spawn(process.execPath, args, options);
+  let said = '';
+  const port = await new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk) => {
+      said = (said + String(chunk)).slice(-4000);
+      const match = /listening on http:\/\/[^\s:]+:(\d+)/.exec(said);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`${kind} exited with ${code}: ${said.slice(-400)}`)));
+  });
+  return {
+    port,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        child.on('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 /** The cluster's postmaster and its children (backends, writers): the database's processes. */

@@ -2,7 +2,8 @@
 // (Koa + @licence/service + the SQLite store seeded by run.mjs), `koa-postgres` the same service
 // on PostgreSQL with its shared rate limiter (the second argument is then the database
 // URL), `bare` is the baseline: node:http that only parses the body and signs a fixed verdict
-// with node:crypto. Prints "listening <port>" once it accepts connections. The Koa kinds run the
+// with node:crypto, and `koa-ceiling` the same signing behind Koa + @koa/router +
+// @koa/bodyparser (what Koa itself costs). Prints "listening <port>" once it accepts connections. The Koa kinds run the
 // webhook deliverer in process, as `licence serve` does; `koa-webhook` and `koa-webhook-ok` also
 // have one endpoint, for every event, at the URL of the fourth argument (a receiver that never
 // answers, or one that answers at once).
@@ -12,25 +13,45 @@ import { createServer } from 'node:http';
 const [kind, dataLocation, seedBase64, webhookUrl] = process.argv.slice(2);
 const seed = Buffer.from(seedBase64, 'base64');
 
+// The fixed verdict that `bare` and `koa-ceiling` sign, and their key.
+const key = createPrivateKey({
+  key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
+  format: 'der',
+  type: 'pkcs8',
+});
+const donnees = {
+  domaine: 'exemple.fr',
+  emis: 1795342440,
+  essai: false,
+  hote: 'exemple.fr',
+  motif: '',
+  ok: true,
+  quand: '',
+  revalider: 1795428840,
+  sursis: 2592000,
+};
+const canonical = Buffer.from(JSON.stringify(donnees));
+
 let handler;
-if (kind === 'bare') {
-  const key = createPrivateKey({
-    key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
-    format: 'der',
-    type: 'pkcs8',
+if (kind === 'koa-ceiling') {
+  // What Koa itself costs, the ecosystem's way: @koa/router, @koa/bodyparser, one POST route that
+  // parses the JSON body and signs the fixed verdict, the same headers as `bare`. The service's
+  // row against this one is what the adapter and the service add beyond Koa.
+  const { default: Koa } = await import('koa');
+  const { Router } = await import('@koa/router');
+  const { bodyParser } = await import('@koa/bodyparser');
+  const app = new Koa();
+  const router = new Router();
+  router.post('/api/licence', (ctx) => {
+    if (typeof ctx.request.body !== 'object' || ctx.request.body === null) ctx.throw(400);
+    ctx.set('cache-control', 'no-store');
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify({ donnees, signature: sign(null, canonical, key).toString('base64') });
   });
-  const donnees = {
-    domaine: 'exemple.fr',
-    emis: 1795342440,
-    essai: false,
-    hote: 'exemple.fr',
-    motif: '',
-    ok: true,
-    quand: '',
-    revalider: 1795428840,
-    sursis: 2592000,
-  };
-  const canonical = Buffer.from(JSON.stringify(donnees));
+  app.use(bodyParser({ enableTypes: ['json'] }));
+  app.use(router.routes());
+  handler = app.callback();
+} else if (kind === 'bare') {
   handler = (req, res) => {
     const chunks = [];
     req.on('data', (chunk) => chunks.push(chunk));

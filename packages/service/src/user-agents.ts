@@ -315,8 +315,9 @@ export function isBlockedUserAgent(
   userAgent: string | undefined,
   blocked: readonly RegExp[] = DEFAULT_BLOCKED_USER_AGENTS,
 ): boolean {
-  if (userAgent === undefined || userAgent.trim() === '') return true;
+  if (userAgent === undefined) return true;
   const value = userAgent.trim();
+  if (value === '') return true;
   return blocked.some((pattern) => {
     // A caller-supplied /g or /y pattern keeps `lastIndex` between calls; reset it so the
     // answer never depends on the previous request.
