@@ -80,7 +80,7 @@ if (kind === 'koa-ceiling') {
     ({ store, rateLimiter } = await openPostgres({ connectionString: dataLocation, logger: silent }));
   } else {
     const { openSqliteStore } = await import('@licence/store-sqlite');
-    store = openSqliteStore({ file: dataLocation });
+    store = openSqliteStore({ file: dataLocation, backgroundCheckpoints: true });
     rateLimiter = createMemoryRateLimiter();
   }
   const clock = { now: () => Date.now() };

@@ -53,7 +53,9 @@ export async function openRuntime(config: ServerConfig, options: OpenRuntimeOpti
   const random = options.random ?? randomBytes;
   const prepared = prepareData(config, random);
   for (const warning of prepared.warnings) options.logger.warn({}, warning);
-  const opened = await openBackend(config, options.logger);
+  // A server runs for days: its WAL checkpoints leave the request path (store-sqlite's
+  // wal-checkpointer.ts); an admin command opens the store for a statement or two and needs no thread.
+  const opened = await openBackend(config, options.logger, true);
   const backend = options.rateLimiter === undefined ? opened : { ...opened, rateLimiter: options.rateLimiter };
   return build(config, options, prepared.seed, backend, {
     createdDataDir: prepared.createdDataDir,
@@ -80,7 +82,7 @@ export async function openAdminRuntime(config: ServerConfig, options: OpenRuntim
     );
   }
   const signer = options.signer === true ? createNodeSigner(existingSeed(config)) : undefined;
-  const backend = await openBackend(config, options.logger);
+  const backend = await openBackend(config, options.logger, false);
   const admin = createKeyAdmin({
     store: backend.store,
     clock: { now: options.now ?? Date.now },
@@ -120,7 +122,7 @@ interface Backend {
  * PostgreSQL (store and a rate limit shared by every process on it) when DATABASE_URL is set
  * (docs/protocol.md#configuration), the embedded SQLite file and a per-process limiter otherwise.
  */
-async function openBackend(config: ServerConfig, logger: Logger): Promise<Backend> {
+async function openBackend(config: ServerConfig, logger: Logger, backgroundCheckpoints: boolean): Promise<Backend> {
   if (config.database.kind === 'postgres') {
     try {
       return await openPostgres({ connectionString: config.database.url, logger });
@@ -130,13 +132,13 @@ async function openBackend(config: ServerConfig, logger: Logger): Promise<Backen
       throw new StartupError(`DATABASE_URL: ${errorMessage(error)}`, { cause: error });
     }
   }
-  const store = openStore(config.database.file, logger);
+  const store = openStore(config.database.file, logger, backgroundCheckpoints);
   return { store, rateLimiter: createMemoryRateLimiter(), close: () => store.close() };
 }
 
-function openStore(file: string, logger: Logger): Store {
+function openStore(file: string, logger: Logger, backgroundCheckpoints: boolean): Store {
   try {
-    return openSqliteStore({ file, logger });
+    return openSqliteStore({ file, logger, backgroundCheckpoints });
   } catch (error) {
     // The store's messages name the file and SQLite's reason; they hold no secret.
     throw new StartupError(errorMessage(error), { cause: error });

@@ -16,6 +16,8 @@ import { webhookDeliveries } from './webhook-deliveries.js';
 import { webhookEndpoints } from './webhook-endpoints.js';
 import { webhookFanout } from './webhook-fanout.js';
 import { webhookEvents, webhookOutbox } from './webhook-outbox.js';
+import { startWalCheckpointer } from './wal-checkpointer.js';
+import type { WalCheckpointer } from './wal-checkpointer.js';
 import { createWriteBatcher } from './write-batcher.js';
 import type { WriteBatcher } from './write-batcher.js';
 
@@ -27,6 +29,12 @@ export interface SqliteStoreOptions {
    * logged here. Nothing the store logs holds a key, a hash or an IP.
    */
   readonly logger?: Logger;
+  /**
+   * Checkpoint the WAL from a background thread instead of in the commits that serve requests
+   * (wal-checkpointer.ts). Long-running servers want it; a CLI command that opens the store for
+   * one statement does not need a thread. Ignored for `:memory:`. Default false.
+   */
+  readonly backgroundCheckpoints?: boolean;
 }
 
 /** /healthz's ping, and a close that first commits the writes already accepted. */
@@ -35,6 +43,7 @@ function lifecycle(
   writes: WriteBatcher,
   file: string,
   logger: Logger | undefined,
+  checkpointer: WalCheckpointer | undefined,
 ): Pick<Store, 'ping' | 'close'> {
   const ping = db.prepare('SELECT 1');
   let closed = false;
@@ -47,8 +56,10 @@ function lifecycle(
         return;
       }
       closed = true;
-      // Writes already accepted are committed (or rejected) before the file is closed.
+      // Writes already accepted are committed (or rejected) before the file is closed; the
+      // thread's own connection closes first, so the last one to close checkpoints the WAL.
       writes.flush();
+      await checkpointer?.stop();
       db.close();
       logger?.debug({ file }, 'sqlite store: closed');
     },
@@ -69,6 +80,9 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const days = activityDays(db);
   const outbox = webhookOutbox(db);
   const fanOut = webhookFanout(db);
+  const inMemory = file === ':memory:' || file === '';
+  const checkpointer =
+    options.backgroundCheckpoints === true && !inMemory ? startWalCheckpointer(db, file, logger) : undefined;
   return {
     ...keyReads(db, domains),
     ...keyWrites(db, domains, outbox),
@@ -84,6 +98,6 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     ...webhookDeliveries(db, fanOut),
     ...webhookClaim(db, fanOut),
     ...webhookEventPurge(db, file, logger, fanOut),
-    ...lifecycle(db, writes, file, logger),
+    ...lifecycle(db, writes, file, logger, checkpointer),
   };
 }

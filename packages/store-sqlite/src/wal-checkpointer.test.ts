@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Store } from '@licence/service';
+import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { openSqliteStore } from './open-sqlite-store.js';
+import { startWalCheckpointer } from './wal-checkpointer.js';
+import { themeKey } from '../test/theme-key.js';
+
+const root = mkdtempSync(join(tmpdir(), 'licence-checkpoint-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** 2,000 keys, one commit each. */
+async function writeKeys(store: Store): Promise<void> {
+  await store.addProduct({ id: 'theme', author: 'atelier', name: 'Theme', createdAt: 1, staging: [] });
+  for (let i = 0; i < 2000; i += 1) await store.insertKey(themeKey(`${i}`.padStart(64, '0')));
+}
+
+/** The database file's size (not its -wal): what checkpoints have copied so far. */
+const fileSize = (file: string): number => statSync(file).size;
+
+describe('background WAL checkpoints (wal-checkpointer.ts)', () => {
+  it('the main connection stops checkpointing, and the thread copies the WAL into the database file', async () => {
+    const file = join(root, 'direct.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+    const checkpointer = startWalCheckpointer(db, file, undefined, 100);
+    try {
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      const before = fileSize(file);
+      // 3,000 commits: far past the 1,000 frames at which the main connection would checkpoint itself.
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      for (let i = 0; i < 3000; i += 1) insert.run('x'.repeat(200));
+      await sleep(1000);
+      // Only the thread can have copied the rows into the file: about 700 KB of them.
+      expect(fileSize(file) - before).toBeGreaterThan(500_000);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it('a store opened with backgroundCheckpoints copies its WAL before it closes', async () => {
+    const file = join(root, 'store.db');
+    const store = openSqliteStore({ file, backgroundCheckpoints: true });
+    try {
+      const before = fileSize(file);
+      await writeKeys(store);
+      await sleep(2500);
+      expect(fileSize(file) - before).toBeGreaterThan(100_000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('close() ends the thread and the file opens again with every key', async () => {
+    const file = join(root, 'reopen.db');
+    const store = openSqliteStore({ file, backgroundCheckpoints: true });
+    await writeKeys(store);
+    await store.close();
+    const again = openSqliteStore({ file });
+    try {
+      for (const i of [0, 999, 1999]) {
+        expect(await again.findKeyByHash(`${i}`.padStart(64, '0'))).not.toBeNull();
+      }
+    } finally {
+      await again.close();
+    }
+  });
+});
