@@ -1,5 +1,5 @@
-import { describeError, errorMessage } from '@licence/core';
-import { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS } from '@licence/service';
+import { errorMessage } from '@licence/core';
+import { redactLogFields } from '@licence/service';
 import type { Logger, LogLevel } from '@licence/service';
 
 /**
@@ -42,28 +42,12 @@ export function createJsonLogger(options: JsonLoggerOptions): Logger {
       const entry = {
         level,
         time: now(),
-        ...redactRecord(fields, 0),
+        ...redactLogFields(fields),
         ...(message === undefined ? {} : { msg: message }),
       };
       write(stringify(entry));
     };
   return { debug: log(20), info: log(30), warn: log(40), error: log(50) };
-}
-
-/** A copy of `value` with the redacted fields replaced, down to `REDACTED_DEPTH` levels below the top. */
-function redact(value: unknown, depth: number): unknown {
-  if (depth > REDACTED_DEPTH || typeof value !== 'object' || value === null) return value;
-  if (value instanceof Error) return describeError(value);
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
-  return redactRecord(value, depth);
-}
-
-function redactRecord(value: object, depth: number): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [name, item] of Object.entries(value)) {
-    copy[name] = REDACTED_FIELDS.includes(name) ? REDACTED_CENSOR : redact(item, depth + 1);
-  }
-  return copy;
 }
 
 /** JSON.stringify that never throws on what a log call might carry (a BigInt, a cycle). */

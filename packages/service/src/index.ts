@@ -137,7 +137,7 @@ export type { ConfiguredSigningKey, Environment, SharedConfig, SharedReadings } 
 export { loadSeedFile } from './seed-file.js';
 
 // What every adapter logs and reads alike (docs/protocol.md#privacy, #limits)
-export { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS } from './log-redaction.js';
+export { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS, redactLogFields } from './log-redaction.js';
 export { routeLabel } from './route-label.js';
 export { bodyLimitFor, isServicePath } from './service-paths.js';
 
