@@ -23,7 +23,7 @@
 // GROWTH_STORES=sqlite GROWTH_KEYS=10000,100000 GROWTH_LOG=0,1000000 pnpm bench:growth
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +34,7 @@ import { twelveMonthsBefore } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { seedPostgres, seedSqlite } from './bulk-seed.mjs';
+import { cpuMs, hasTaskset, postgresPids } from './proc-stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -195,17 +196,6 @@ function postgresPlace(cluster, binDir) {
 function pinToCores(pid, cores) {
   spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
 }
-
-function postgresPids(cluster) {
-  const postmaster = readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
-  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  return [postmaster, ...children];
-}
-
-const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 /** bench/server-child.mjs on core 0, as bench/run.mjs starts it. */
 async function startServer(kind, location, seed) {
@@ -383,23 +373,6 @@ async function purgeChild(storeName, location, beforeText) {
   const end = performance.timeOrigin + performance.now();
   await (backend.close ? backend.close() : backend.store.close());
   process.stdout.write(JSON.stringify({ deleted, start, end }));
-}
-
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-
-/** User + system CPU milliseconds of `pids` so far (/proc/<pid>/stat fields 14 and 15, in clock ticks). */
-function cpuMs(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // A process that ended between the listing and the read has no more time to give.
-    }
-  }
-  return (ticks * 1000) / CLOCK_TICKS;
 }
 
 /** Each pid's CPU milliseconds so far. */

@@ -20,7 +20,7 @@
 import cluster from 'node:cluster';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,9 +29,9 @@ import { formatIpv4 } from '@licence/core';
 import { createPostgresRateLimiter } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { createPrimaryRateLimiter } from '../dist/index.js';
+import { cpuMs, postgresPids } from './proc-stats.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 const env = (name, fallback) => process.env[name] ?? fallback;
 const numbers = (name, fallback) =>
   env(name, fallback)
@@ -237,30 +237,5 @@ async function postgresSizes(url, psql) {
 }
 
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
-
-/** User + system CPU milliseconds of `pids` so far (/proc/<pid>/stat fields 14 and 15). */
-function cpuMs(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // A process that ended between the listing and the read has no more time to give.
-    }
-  }
-  return (ticks * 1000) / CLOCK_TICKS;
-}
-
-/** The cluster's postmaster and its children (backends, writers), as bench/run.mjs finds them. */
-function postgresPids(pg) {
-  const postmaster = readFileSync(join(pg.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
-  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  return [postmaster, ...children];
-}
 
 await main();

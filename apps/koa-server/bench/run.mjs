@@ -30,7 +30,7 @@
 // same keys; without PostgreSQL binaries that row is skipped with one loud line.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -42,18 +42,17 @@ import { generateKey, normalizeKey } from '@licence/core';
 import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
+import { cpuMs, hasTaskset, postgresPids, treePids } from './proc-stats.mjs';
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4); // per round
 const CONNECTIONS = 50;
 const SERVE_KINDS = ['serve-1', 'serve-2'];
 const here = fileURLToPath(new URL('.', import.meta.url));
-const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 // PostgreSQL's cores: by default the load generator's (core 1), so the server keeps its core to
 // itself as the bare baseline does, and the database does its work elsewhere, as it would on its
 // own machine; BENCH_PG_CORES=0-1 lets it run on every core (it then takes turns with the server).
 const PG_CORES = process.env.BENCH_PG_CORES ?? String(Math.max(0, cpus().length - 1));
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 // The load generator takes core 1 (BENCH_LOAD_CORES); each server gets core 0, the serve-N rows
 // BENCH_SERVE_CORES.
@@ -94,13 +93,7 @@ const cluster =
         ...(pgStats ? { settings: { shared_preload_libraries: 'pg_stat_statements' } } : {}),
       });
 if (cluster !== null && hasTaskset) {
-  const postmaster = readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
-  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  for (const pid of [postmaster, ...children])
-    spawnSync('taskset', ['-a', '-p', '-c', PG_CORES, pid], { stdio: 'ignore' });
+  for (const pid of postgresPids(cluster)) spawnSync('taskset', ['-a', '-p', '-c', PG_CORES, pid], { stdio: 'ignore' });
 }
 
 // Half the keys are bound to a domain (the "bound" requests ask that domain again); the other
@@ -291,14 +284,14 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const kind of kinds) {
     const before = {
       server: cpuMs(treePids(servers[kind].pid)),
-      database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0,
+      database: kind === 'koa-postgres' ? cpuMs(postgresPids(cluster)) : 0,
       load: process.cpuUsage(),
       wall: performance.now(),
     };
     const result = await load(servers[kind].port, DURATION);
     const after = {
       server: cpuMs(treePids(servers[kind].pid)),
-      database: kind === 'koa-postgres' ? cpuMs(postgresPids()) : 0,
+      database: kind === 'koa-postgres' ? cpuMs(postgresPids(cluster)) : 0,
       load: process.cpuUsage(before.load),
       wall: performance.now(),
     };
@@ -425,38 +418,6 @@ async function printPgStats(url) {
   spawnSync(join(pgBinDir, 'psql'), [url, '-c', sql], { stdio: 'inherit' });
 }
 
-/** User + system CPU milliseconds of `pids` so far (/proc/<pid>/stat fields 14 and 15, in clock ticks). */
-function cpuMs(pids) {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // A process that ended between the listing and the read has no more time to give.
-    }
-  }
-  return (ticks * 1000) / CLOCK_TICKS;
-}
-
-/** `root` and every process below it (a primary's workers), from the parent pid in /proc/<pid>/stat. */
-function treePids(root) {
-  const parents = new Map();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^[0-9]+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(entry, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    } catch {
-      // Gone between the listing and the read.
-    }
-  }
-  const tree = [String(root)];
-  for (let i = 0; i < tree.length; i++) for (const [pid, parent] of parents) if (parent === tree[i]) tree.push(pid);
-  return tree;
-}
-
 /**
  * A serve-N row: the real CLI, `licence serve`, with LICENCE_WORKERS=N on its own copy of the
  * SQLite file, the bench's signing key, PORT=0 (the URL is read from the banner on stderr) and
@@ -501,14 +462,6 @@ async function startServe(kind) {
 }
 
 /** The cluster's postmaster and its children (backends, writers): the database's processes. */
-function postgresPids() {
-  const postmaster = readFileSync(join(cluster.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
-  const children = spawnSync('ps', ['-o', 'pid=', '--ppid', postmaster], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  return [postmaster, ...children];
-}
 
 /**
  * The database URL the koa-postgres server is given: TCP over loopback (the default: the shape of a
