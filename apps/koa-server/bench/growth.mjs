@@ -35,6 +35,7 @@ import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { seedPostgres, seedSqlite } from './bulk-seed.mjs';
 import { cpuMs, hasTaskset, postgresPids } from './proc-stats.mjs';
+import { listeningLine, startServerProcess } from './server-process.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -198,29 +199,9 @@ function pinToCores(pid, cores) {
 }
 
 /** bench/server-child.mjs on core 0, as bench/run.mjs starts it. */
-async function startServer(kind, location, seed) {
+function startServer(kind, location, seed) {
   const args = [join(here, 'server-child.mjs'), kind, location, seed, ''];
-  const child = hasTaskset
-    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      const match = /listening (\d+)/.exec(String(chunk));
-      if (match) resolve(Number(match[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-  });
-  // taskset execs node in place, so child.pid is the server's own pid either way.
-  return {
-    port,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.on('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  return startServerProcess({ name: `${kind} server`, args, portOf: listeningLine });
 }
 
 /** The seeded keys are the store's: a bound key asked for its own domain is accepted, signed. */

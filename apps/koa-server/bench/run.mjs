@@ -28,7 +28,7 @@
 // A third row, `koa-postgres`: the same Koa service on PostgreSQL with its shared
 // rate limiter, on a throwaway cluster this script starts (@licence/pg-cluster) and seeds with the
 // same keys; without PostgreSQL binaries that row is skipped with one loud line.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
@@ -43,6 +43,7 @@ import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { cpuMs, hasTaskset, postgresPids, treePids } from './proc-stats.mjs';
+import { listeningLine, startServerProcess } from './server-process.mjs';
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4); // per round
@@ -185,26 +186,7 @@ async function startServer(kind) {
       : [];
   const location = kind === 'koa-postgres' ? serverDatabaseUrl() : (webhookDataFiles[kind] ?? dataFile);
   const args = [...flags, ...profile, join(here, 'server-child.mjs'), kind, location, seed, webhookUrls[kind] ?? ''];
-  const child = hasTaskset
-    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
-    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      const match = /listening (\d+)/.exec(String(chunk));
-      if (match) resolve(Number(match[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
-  });
-  // taskset execs node in place, so child.pid is the server's own pid either way.
-  return {
-    port,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  return startServerProcess({ name: `${kind} server`, args, portOf: listeningLine });
 }
 
 const mix = process.env.BENCH_MIX ?? 'verdicts';
@@ -435,30 +417,18 @@ async function startServe(kind) {
     TRUST_PROXY: '1',
     LOG_LEVEL: process.env.BENCH_SERVE_LOG_LEVEL ?? 'warn',
   };
-  const cli = join(here, '..', 'dist', 'cli.js');
-  const args = [cli, 'serve'];
-  const options = { env, stdio: ['ignore', 'ignore', 'pipe'] };
-  const child = hasTaskset
-    ? spawn('taskset', ['-c', SERVE_CORES, process.execPath, ...args], options)
-    : spawn(process.execPath, args, options);
-  let said = '';
-  const port = await new Promise((resolve, reject) => {
-    child.stderr.on('data', (chunk) => {
-      said = (said + String(chunk)).slice(-4000);
+  const args = [join(here, '..', 'dist', 'cli.js'), 'serve'];
+  return startServerProcess({
+    name: kind,
+    args,
+    cores: SERVE_CORES,
+    env,
+    stream: 'stderr',
+    portOf: (said) => {
       const match = /listening on http:\/\/[^\s:]+:(\d+)/.exec(said);
-      if (match) resolve(Number(match[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`${kind} exited with ${code}: ${said.slice(-400)}`)));
+      return match === null ? null : Number(match[1]);
+    },
   });
-  return {
-    port,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 /** The cluster's postmaster and its children (backends, writers): the database's processes. */
