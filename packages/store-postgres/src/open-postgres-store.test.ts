@@ -1,6 +1,5 @@
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
 import type { PostgresCluster } from '@licence/pg-cluster';
@@ -12,6 +11,7 @@ import { migrate } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { openPostgresStore } from './open-postgres-store.js';
 import { PURGE_CHUNK } from './purge-request-log.js';
+import { withClient } from '../test/with-client.js';
 
 // With the binaries the suite runs; without them it is skipped with one loud line, and
 // in CI (CI=true) this line rejects so the file fails instead of passing empty.
@@ -45,17 +45,6 @@ function recordingLogger(): Logger & { readonly lines: string[] } {
     lines.push(JSON.stringify({ ...fields, message }));
   };
   return { lines, debug: keep, info: keep, warn: keep, error: keep };
-}
-
-/** A plain client on `url`, for what the port does not offer (schema checks, locks, bulk rows). */
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 interface LogRow {

@@ -1,22 +1,12 @@
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import type { Store } from '@licence/service';
 import { openPostgresStore } from './open-postgres-store.js';
 import { DELETE_CHUNK, PURGE_CHUNK } from './purge-request-log.js';
+import { withClient } from '../test/with-client.js';
 
 // Skipped with one loud line without the binaries; in CI (CI=true) this rejects instead.
 const postgres = await throwawayPostgres('store-postgres purge');
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The plan's node types, the relation or index each reads and its filter, depth first. */
 function planNodes(node: Record<string, unknown>): string[] {

@@ -1,10 +1,10 @@
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import type { Store } from '@licence/service';
 import { openPostgresStore } from './open-postgres-store.js';
 import { WEBHOOK_DELETE_CHUNK } from './webhook-endpoints.js';
 import { WEBHOOK_PURGE_CHUNK } from './webhook-purge.js';
+import { withClient } from '../test/with-client.js';
 
 // Skipped with one loud line without the binaries; in CI (CI=true) this rejects instead.
 const postgres = await throwawayPostgres('store-postgres webhook purge');
@@ -17,16 +17,6 @@ const SECRET = `whsec_${'A'.repeat(43)}=`;
 const EVENTS = Math.max(WEBHOOK_PURGE_CHUNK, WEBHOOK_DELETE_CHUNK) * 2 + 203;
 /** Events 1000 to 1010 still have a pending delivery (to wh_a). */
 const PENDING = { from: 1000, to: 1010 };
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** Events at 1..EVENTS, with their deliveries and attempts, written in bulk around the port. */
 async function seed(url: string): Promise<void> {
