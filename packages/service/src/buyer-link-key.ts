@@ -6,8 +6,8 @@ import { fromStore, type ServiceContext } from './service-context.js';
 
 /**
  * The key a buyer link opens (docs/protocol.md#buyer-links), read once per request: the token checked
- * against the service's own public key, then the key it names, which must still be the one the link
- * was made for (its hint) and still alive. The link dies with its key: a regenerated, transferred or
+ * against the service's own public key (on node:crypto, node-verifier.ts), then the key it names,
+ * which must still be the one the link was made for (its hint) and still alive. The link dies with its key: a regenerated, transferred or
  * revoked key, or a trial past its end, ends it (410), whatever its own expiry says. What the pages
  * show of the product and its author comes with it.
  */
@@ -24,11 +24,11 @@ export type LinkedKey =
   | { readonly status: 'end'; readonly reason: BuyerEndReason; readonly authorName?: string };
 
 export async function linkedKey(
-  context: Pick<ServiceContext, 'store' | 'signer'>,
+  context: Pick<ServiceContext, 'store' | 'verifier'>,
   token: string,
   now: number,
 ): Promise<LinkedKey> {
-  const checked = checkBuyerToken(context.signer.publicKey, token, now);
+  const checked = checkBuyerToken(context.verifier, token, now);
   if (checked.status === 'invalid') return { status: 'end', reason: 'invalid' };
   const stored = await fromStore(() => context.store.findKeyById(checked.keyId));
   // Signed by this service, but for another key than the one stored under that id now.

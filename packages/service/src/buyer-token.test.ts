@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { TEST_SEED } from '../test/harness.js';
 import { BUYER_TOKEN_CONTEXT, checkBuyerToken, makeBuyerToken } from './buyer-token.js';
 import { createNodeSigner } from './node-signer.js';
+import { createNodeVerifier } from './node-verifier.js';
 
 const signer = createNodeSigner(TEST_SEED);
 const other = createNodeSigner(new Uint8Array(32).fill(7));
+const verifier = createNodeVerifier(signer.publicKey);
+const otherVerifier = createNodeVerifier(other.publicKey);
 const EXPIRES = 1_795_400_000;
 const KEY = { keyId: '42', hint: 'AB12' };
 const b64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
@@ -16,7 +19,7 @@ describe('makeBuyerToken and checkBuyerToken (docs/protocol.md#buyer-links)', ()
     expect(token).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{86}$/);
     expect(token.length).toBeLessThan(120);
     expect(encodeURIComponent(token)).toBe(token);
-    expect(checkBuyerToken(signer.publicKey, token, EXPIRES - 1)).toEqual({
+    expect(checkBuyerToken(verifier, token, EXPIRES - 1)).toEqual({
       status: 'valid',
       keyId: '42',
       hint: 'AB12',
@@ -31,19 +34,19 @@ describe('makeBuyerToken and checkBuyerToken (docs/protocol.md#buyer-links)', ()
 
   it('is expired from its expiry on, and still names its key', () => {
     const token = makeBuyerToken(signer, KEY, EXPIRES);
-    expect(checkBuyerToken(signer.publicKey, token, EXPIRES)).toEqual({
+    expect(checkBuyerToken(verifier, token, EXPIRES)).toEqual({
       status: 'expired',
       keyId: '42',
       hint: 'AB12',
       expires: EXPIRES,
     });
-    expect(checkBuyerToken(signer.publicKey, token, EXPIRES + 86_400).status).toBe('expired');
+    expect(checkBuyerToken(verifier, token, EXPIRES + 86_400).status).toBe('expired');
   });
 
   it('is invalid under another service key: rotating the signing key ends every link', () => {
     const token = makeBuyerToken(other, KEY, EXPIRES);
-    expect(checkBuyerToken(other.publicKey, token, EXPIRES - 1).status).toBe('valid');
-    expect(checkBuyerToken(signer.publicKey, token, EXPIRES - 1)).toEqual({ status: 'invalid' });
+    expect(checkBuyerToken(otherVerifier, token, EXPIRES - 1).status).toBe('valid');
+    expect(checkBuyerToken(verifier, token, EXPIRES - 1)).toEqual({ status: 'invalid' });
   });
 
   it('is invalid when its payload is changed: another key, a later expiry', () => {
@@ -51,7 +54,7 @@ describe('makeBuyerToken and checkBuyerToken (docs/protocol.md#buyer-links)', ()
     const signature = token.split('.')[1] ?? '';
     const changed = [`${EXPIRES}.43.AB12`, `${EXPIRES + 1}.42.AB12`, `0${EXPIRES}.42.AB12`, `${EXPIRES}.42.AB13`];
     for (const payload of [...changed, `${EXPIRES}.42.AB12 `, `${EXPIRES}.42`]) {
-      expect(checkBuyerToken(signer.publicKey, `${b64url(payload)}.${signature}`, EXPIRES - 1)).toEqual({
+      expect(checkBuyerToken(verifier, `${b64url(payload)}.${signature}`, EXPIRES - 1)).toEqual({
         status: 'invalid',
       });
     }
@@ -80,7 +83,7 @@ describe('makeBuyerToken and checkBuyerToken (docs/protocol.md#buyer-links)', ()
       `${payload}.${signature.replaceAll('-', '+').replaceAll('_', '/')}`,
       `${payload}.${'A'.repeat(300)}`,
     ]) {
-      expect(checkBuyerToken(signer.publicKey, bad, EXPIRES - 1)).toEqual({ status: 'invalid' });
+      expect(checkBuyerToken(verifier, bad, EXPIRES - 1)).toEqual({ status: 'invalid' });
     }
   });
 
@@ -88,7 +91,7 @@ describe('makeBuyerToken and checkBuyerToken (docs/protocol.md#buyer-links)', ()
     // A verdict signs the canonical JSON of `donnees`; the token signs its context line first.
     const payload = `${EXPIRES}.42.AB12`;
     const forged = `${b64url(payload)}.${Buffer.from(signer.sign(new TextEncoder().encode(payload))).toString('base64url')}`;
-    expect(checkBuyerToken(signer.publicKey, forged, EXPIRES - 1)).toEqual({ status: 'invalid' });
+    expect(checkBuyerToken(verifier, forged, EXPIRES - 1)).toEqual({ status: 'invalid' });
     const token = makeBuyerToken(signer, KEY, EXPIRES);
     const signature = new Uint8Array(Buffer.from(token.split('.')[1] ?? '', 'base64url'));
     const asVerdict = new TextEncoder().encode(`{"ok":true,"token":"${payload}"}`);

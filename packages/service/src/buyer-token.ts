@@ -1,4 +1,4 @@
-import { verifySignature } from '@licence/core';
+import type { Verifier } from './node-verifier.js';
 import type { Signer } from './ports.js';
 
 /**
@@ -62,11 +62,13 @@ export function makeBuyerToken(signer: Signer, key: BuyerTokenKey, expires: numb
 }
 
 /**
- * What `token` grants at `now`, checked against `publicKey` (the service signer's): 'invalid' for
- * anything this service did not sign as it is, 'expired' from its expiry on. Never throws for a
- * bad token: it is data (CONTRIBUTING.md#code-style, `verify*`).
+ * What `token` grants at `now`, its signature checked by `verifier` (the service signer's key, on
+ * node:crypto: createNodeVerifier): 'invalid' for anything this service did not sign as it is,
+ * 'expired' from its expiry on. Never throws for a bad token: it is data (CONTRIBUTING.md#code-style,
+ * `verify*`). The signature is checked last, after every cheaper test of the text; the routes count
+ * the request against the client's rate limit before they call this (docs/protocol.md#buyer-links).
  */
-export function checkBuyerToken(publicKey: Uint8Array, token: string, now: number): BuyerTokenCheck {
+export function checkBuyerToken(verifier: Verifier, token: string, now: number): BuyerTokenCheck {
   if (token.length > MAX_TOKEN_LENGTH) return { status: 'invalid' };
   const [payloadPart = '', signaturePart = '', ...rest] = token.split('.');
   if (rest.length > 0) return { status: 'invalid' };
@@ -75,7 +77,7 @@ export function checkBuyerToken(publicKey: Uint8Array, token: string, now: numbe
   if (payloadBytes === null || signature === null || signature.length !== SIGNATURE_BYTES) return { status: 'invalid' };
   const payload = new TextDecoder().decode(payloadBytes);
   const match = PAYLOAD.exec(payload);
-  if (match === null || !verifySignature(signature, signedMessage(payload), publicKey)) return { status: 'invalid' };
+  if (match === null || !verifier.verify(signature, signedMessage(payload))) return { status: 'invalid' };
   const expires = Number(match[1]);
   const key = { keyId: match[2] ?? '', hint: match[3] ?? '' };
   return { status: now < expires ? 'valid' : 'expired', expires, ...key };

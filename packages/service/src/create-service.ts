@@ -9,6 +9,7 @@ import { adminTokenFault } from './config-values.js';
 import { CONSOLE_HEADERS, checkedConsoleAssets, handleConsole, isConsolePath } from './console-route.js';
 import { handleHealth } from './healthz.js';
 import { createKeyAdmin } from './key-admin.js';
+import { createNodeVerifier } from './node-verifier.js';
 import { HttpError, isHttpError } from './problem.js';
 import { CORS_HEADERS, handlePublic, PUBLIC_PATHS } from './public-endpoint.js';
 import { errorResponse, problemResponse } from './response.js';
@@ -44,6 +45,7 @@ export function createService(options: ServiceOptions): Service {
     rateLimiter: options.rateLimiter,
     clock: options.clock,
     signer: options.signer,
+    verifier: createNodeVerifier(options.signer.publicKey),
     logger: options.logger,
     random: options.random,
     settings: options.settings,

@@ -4,6 +4,7 @@ import { handleHealth } from './healthz.js';
 import { createMemoryRateLimiter } from './memory-rate-limiter.js';
 import { createMemoryStore } from './memory-store.js';
 import { createNodeSigner } from './node-signer.js';
+import { createNodeVerifier } from './node-verifier.js';
 import type { Store } from './ports.js';
 import { HttpError } from './problem.js';
 import type { ServiceContext } from './service-context.js';
@@ -24,6 +25,7 @@ function contextWith(store: Store): ServiceContext & { logger: ReturnType<typeof
     rateLimiter: createMemoryRateLimiter(),
     clock: createTestClock(),
     signer: createNodeSigner(TEST_SEED),
+    verifier: createNodeVerifier(createNodeSigner(TEST_SEED).publicKey),
     logger: createTestLogger(),
     random: () => new Uint8Array(25),
     settings: undefined,

@@ -236,6 +236,8 @@ export type { MemoryStore } from './memory-store.js';
 export { createMemoryRateLimiter } from './memory-rate-limiter.js';
 export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './memory-rate-limiter.js';
 export { createNodeSigner } from './node-signer.js';
+export { createNodeVerifier } from './node-verifier.js';
+export type { Verifier } from './node-verifier.js';
 export { randomBytes } from './node-random.js';
 
 // What the SQLite and PostgreSQL stores share (docs/protocol.md#storage, #rate-limit)

@@ -1,5 +1,6 @@
 import type { VerdictSettings } from '@licence/core';
 import type { CompiledTrustProxy } from './client-ip.js';
+import type { Verifier } from './node-verifier.js';
 import type { Clock } from './ports.js';
 import { HttpError } from './problem.js';
 import type { ServiceOptions } from './service-types.js';
@@ -7,6 +8,11 @@ import type { ServiceOptions } from './service-types.js';
 /** What every handler of the service gets: the ports, with options checked once at creation. */
 export interface ServiceContext
   extends Pick<ServiceOptions, 'store' | 'rateLimiter' | 'clock' | 'signer' | 'logger' | 'random'> {
+  /**
+   * Checks the service's own signatures (its buyer links' tokens) on node:crypto, never core's pure
+   * verifier: made once from `signer.publicKey` (node-verifier.ts).
+   */
+  readonly verifier: Verifier;
   readonly settings: VerdictSettings | undefined;
   readonly trust: CompiledTrustProxy | undefined;
   readonly blockedUserAgents: readonly RegExp[];
