@@ -32,6 +32,7 @@ describe('rawAnswer', () => {
       'HTTP/1.1 429 Too Many Requests',
       // The service's problem builder's order (RFC 9110 5.3: the order of different fields is not significant).
       'Cache-Control: no-store',
+      'X-Content-Type-Options: nosniff',
       'Content-Type: application/problem+json',
       'Retry-After: 1',
       `Content-Length: ${Buffer.byteLength(body)}`,

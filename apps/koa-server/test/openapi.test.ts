@@ -862,6 +862,7 @@ describe('docs/openapi.yaml against real answers', () => {
     const headers = {
       'content-type': 'application/problem+json',
       'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
       'access-control-allow-origin': '*',
     };
     // A status the operation does not list.
@@ -900,6 +901,7 @@ describe('docs/openapi.yaml against real answers', () => {
           headers: {
             'content-type': 'application/json',
             'cache-control': 'no-store',
+            'x-content-type-options': 'nosniff',
             'access-control-allow-origin': '*',
           },
           text: JSON.stringify(envelope),
@@ -915,6 +917,9 @@ describe('docs/openapi.yaml against real answers', () => {
         false,
       ),
     ).toHaveLength(1);
+    // A problem without nosniff (docs/protocol.md#request: on every answer).
+    const { 'x-content-type-options': _sniffed, ...sniffable } = headers;
+    expect(check('/api/licence', 'POST', { status: 400, headers: sniffable, text: problem }, false)).toHaveLength(1);
     // A 405 whose Allow is not the documented methods.
     expect(
       check('/api/licence', 'GET', { status: 405, headers: { ...headers, allow: 'POST' }, text: problem }, false),

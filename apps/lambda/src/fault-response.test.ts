@@ -5,7 +5,11 @@ describe('faultResponse (docs/protocol.md#errors: a fault is a 5xx problem, neve
   it('500 internal-error and 503 service-unavailable, problem+json, no-store, nothing of the cause', () => {
     const internal = faultResponse(500, '/admin/keys');
     expect(internal.status).toBe(500);
-    expect(internal.headers).toEqual({ 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store' });
+    expect(internal.headers).toEqual({
+      'Content-Type': 'application/problem+json',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
     expect(JSON.parse(internal.body)).toEqual({
       type: 'https://licence.dev/problems/internal-error',
       title: 'Internal error',

@@ -212,7 +212,11 @@ describe('author tokens (docs/protocol.md#authors)', () => {
     const deleted = await service.handle(
       adminRequest('DELETE', `/admin/authors/alice/tokens/${alice.id}`, undefined, alice.token),
     );
-    expect(deleted).toEqual({ status: 204, headers: { 'Cache-Control': 'no-store' }, body: '' });
+    expect(deleted).toEqual({
+      status: 204,
+      headers: { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+      body: '',
+    });
     expect((await service.handle(meAs(alice.token))).status).toBe(401);
     // Deleted twice: no such token (its id is not repeated).
     const again = await service.handle(adminRequest('DELETE', `/admin/authors/alice/tokens/${alice.id}`));

@@ -168,6 +168,25 @@ describe('admin routing', () => {
   });
 });
 
+describe('admin answers are never sniffed (response.ts)', () => {
+  it('every answer, JSON, empty or problem, carries X-Content-Type-Options: nosniff', async () => {
+    const { service } = createHarness();
+    await admin(service, 'POST', '/admin/authors', { id: 'atelier', name: 'Atelier' }, 201);
+    const token = await admin(service, 'POST', '/admin/authors/atelier/tokens', {}, 201);
+    const answers = [
+      await service.handle(adminRequest('POST', '/admin/products', { id: 'theme', author: 'atelier', name: 'T' })),
+      await service.handle(adminRequest('GET', '/admin/products')),
+      await service.handle(adminRequest('DELETE', `/admin/authors/atelier/tokens/${String(token.id)}`)),
+      await service.handle(adminRequest('POST', '/admin/products', { id: 'theme', author: 'atelier', name: 'T' })),
+      await service.handle(adminRequest('GET', '/admin/keys/ABCDE')),
+      await service.handle(adminRequest('GET', '/admin/products', undefined, 'wrong-token')),
+      await service.handle(adminRequest('PUT', '/admin/products')),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 200, 204, 409, 404, 401, 405]);
+    for (const answer of answers) expect(answer.headers['X-Content-Type-Options']).toBe('nosniff');
+  });
+});
+
 describe('POST /admin/products', () => {
   it('creates a product (201), then 409 for the same id', async () => {
     const { service } = createHarness();

@@ -52,7 +52,7 @@ describe('createService', () => {
     );
   });
 
-  it('puts Cache-Control: no-store on every answer', async () => {
+  it('puts Cache-Control: no-store and X-Content-Type-Options: nosniff on every answer', async () => {
     const { service } = createHarness();
     const requests = [
       verdictRequest({ cle: 'x', url: 'exemple.fr' }),
@@ -62,7 +62,11 @@ describe('createService', () => {
       adminRequest('POST', '/admin/purge', undefined, 'wrong'),
       { ...verdictRequest(undefined, { method: 'GET', path: '/healthz' }) },
     ];
-    for (const request of requests) expect((await service.handle(request)).headers['Cache-Control']).toBe('no-store');
+    for (const request of requests) {
+      const { headers } = await service.handle(request);
+      expect(headers['Cache-Control']).toBe('no-store');
+      expect(headers['X-Content-Type-Options']).toBe('nosniff');
+    }
   });
 
   it('purge() deletes log entries older than twelve months, returns the count and logs it', async () => {

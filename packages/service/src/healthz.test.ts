@@ -44,7 +44,11 @@ describe('GET /healthz', () => {
       const response = await service.handle(probe());
       expect(response.status).toBe(200);
       expect(response.body).toBe('{"status":"ok","store":"up"}');
-      expect(response.headers).toEqual({ 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+      expect(response.headers).toEqual({
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      });
     }
   });
 

@@ -26,6 +26,7 @@ describe('the public endpoint: paths and methods (docs/protocol.md#request)', ()
     expect(response.headers).toEqual({
       'Content-Type': 'application/json',
       'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
       'Access-Control-Allow-Origin': '*',
     });
     const envelope: unknown = JSON.parse(response.body);
@@ -45,6 +46,7 @@ describe('the public endpoint: paths and methods (docs/protocol.md#request)', ()
         'Access-Control-Allow-Headers': 'Content-Type',
         'Access-Control-Max-Age': '86400',
         'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
       },
       body: '',
     });

@@ -4,12 +4,14 @@ import { type HttpError, problemBody, type ProblemKind } from './problem.js';
 /**
  * Building `ServiceResponse`s. Every response carries `Cache-Control: no-store`
  * (docs/protocol.md#request): a verdict is for the caller that asked, and an error must not be
- * replayed by a cache either.
+ * replayed by a cache either. And `X-Content-Type-Options: nosniff`: a browser handed a JSON or
+ * problem answer (the admin API's, with an author's data in it) never sniffs it into HTML or a
+ * script. The console's and the buyer's pages set both in their own header sets.
  */
 
 export type Headers = Readonly<Record<string, string>>;
 
-const BASE_HEADERS: Headers = { 'Cache-Control': 'no-store' };
+const BASE_HEADERS: Headers = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
 
 /** A JSON answer (`application/json`, RFC 8259: UTF-8, no charset parameter needed). */
 export function jsonResponse(status: number, body: unknown, headers: Headers = {}): ServiceResponse {
