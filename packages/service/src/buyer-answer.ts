@@ -33,6 +33,11 @@ const ENDS: Readonly<
     detail: 'no buyer transfer is left for this key in the last 30 days; contact the author',
   },
   origin: { status: 403, kind: 'forbidden', detail: "Origin: expected the buyer page's own origin" },
+  'too-many-requests': {
+    status: 429,
+    kind: 'rate-limited',
+    detail: 'too many requests to the buyer pages from this address; retry after Retry-After seconds',
+  },
 };
 
 /** A page (`status`, `view`) in the reply's language. */
@@ -44,17 +49,26 @@ export function pageAnswer(status: number, view: BuyerView, reply: BuyerReply, e
   };
 }
 
-/** An end page, or its problem; `authorName` says who to contact, `headers` adds `Retry-After`. */
+/**
+ * An end page, or its problem; `authorName` says who to contact, `headers` adds `Retry-After`;
+ * `retryAfter` (seconds) is both that header and the wait the page says.
+ */
 export function endAnswer(
   reason: BuyerEndReason,
   reply: BuyerReply,
-  options: { readonly authorName?: string | undefined; readonly headers?: Headers } = {},
+  options: {
+    readonly authorName?: string | undefined;
+    readonly headers?: Headers;
+    readonly retryAfter?: number;
+  } = {},
 ): ServiceResponse {
   const { status, kind, detail } = ENDS[reason];
-  const headers = options.headers ?? {};
+  const { retryAfter } = options;
+  const wait = retryAfter === undefined ? {} : { retryAfter };
+  const headers = { ...options.headers, ...(retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) }) };
   if (reply.format === 'json') return problemResponse(kind, detail, { ...BUYER_PAGE_HEADERS, ...headers }, status);
   const author = options.authorName === undefined ? {} : { authorName: options.authorName };
-  return pageAnswer(status, { kind: 'end', reason, place: reply.place, ...author }, reply, headers);
+  return pageAnswer(status, { kind: 'end', reason, place: reply.place, ...author, ...wait }, reply, headers);
 }
 
 /** A JSON answer of the transfer route, with the buyer's headers. */

@@ -49,8 +49,11 @@ export interface BuyerTexts {
   readonly endTitles: Readonly<Record<BuyerEndReason, string>>;
   readonly endSentences: Readonly<Record<BuyerEndReason, string>>;
   readonly contact: (author: string | undefined) => string;
+  /** too-many-requests: when to come back (`wait`: "42 seconds"). */
+  readonly retryIn: (wait: string) => string;
   readonly hours: (n: number) => string;
   readonly minutes: (n: number) => string;
+  readonly seconds: (n: number) => string;
 }
 
 const plural = (n: number, one: string, other: string): string => `${n}\u00a0${n === 1 ? one : other}`;
@@ -114,6 +117,7 @@ const EN: BuyerTexts = {
     'key-ended': 'This key is no longer active',
     limit: 'No transfer left for now',
     origin: 'The form was refused',
+    'too-many-requests': 'Too many requests',
   },
   endSentences: {
     invalid: 'The link may be incomplete: check that you opened it whole, as you received it.',
@@ -122,13 +126,17 @@ const EN: BuyerTexts = {
       'The key was replaced, transferred or revoked, or its trial ended, and its link ended with it. If you received a new key, ask for a new link.',
     limit: 'This key has used every transfer that can be made here in 30 days.',
     origin: 'The form was not sent from this page. Open your link again, then try once more.',
+    'too-many-requests':
+      'These pages were asked for too often from your connection in a short time, so this request was not looked at.',
   },
   contact: (author) =>
     author === undefined
       ? 'To get help, contact the seller of the product.'
       : `To get help, contact ${author}, who sold you the product.`,
+  retryIn: (wait) => `Wait ${wait}, then open your link again.`,
   hours: (n) => plural(n, 'hour', 'hours'),
   minutes: (n) => plural(n, 'minute', 'minutes'),
+  seconds: (n) => plural(n, 'second', 'seconds'),
 };
 
 const FR: BuyerTexts = {
@@ -194,6 +202,7 @@ const FR: BuyerTexts = {
     'key-ended': 'Cette clé n’est plus active',
     limit: 'Plus de transfert possible pour le moment',
     origin: 'Le formulaire a été refusé',
+    'too-many-requests': 'Trop de demandes',
   },
   endSentences: {
     invalid:
@@ -203,13 +212,17 @@ const FR: BuyerTexts = {
       'La clé a été remplacée, transférée ou révoquée, ou son essai a pris fin, et son lien a pris fin avec elle. Si vous avez reçu une nouvelle clé, demandez un nouveau lien.',
     limit: 'Cette clé a utilisé tous les transferts qui peuvent être faits ici sur 30\u00a0jours.',
     origin: 'Le formulaire n’a pas été envoyé depuis cette page. Ouvrez de nouveau votre lien, puis réessayez.',
+    'too-many-requests':
+      'Ces pages ont été demandées trop souvent depuis votre connexion en peu de temps\u00a0: cette demande n’a pas été examinée.',
   },
   contact: (author) =>
     author === undefined
       ? 'Pour obtenir de l’aide, contactez le vendeur du produit.'
       : `Pour obtenir de l’aide, contactez ${author}, qui vous a vendu le produit.`,
+  retryIn: (wait) => `Attendez ${wait}, puis ouvrez de nouveau votre lien.`,
   hours: (n) => plural(n, 'heure', 'heures'),
   minutes: (n) => plural(n, 'minute', 'minutes'),
+  seconds: (n) => plural(n, 'seconde', 'secondes'),
 };
 
 export const BUYER_TEXTS: Readonly<Record<BuyerLanguage, BuyerTexts>> = { en: EN, fr: FR };
@@ -228,6 +241,11 @@ export function formatDate(seconds: number, lang: BuyerLanguage, withTime = fals
     : { dateStyle: 'long', timeZone: 'UTC' };
   const text = new Intl.DateTimeFormat(LOCALES[lang], options).format(date);
   return withTime ? `${text} UTC` : text;
+}
+
+/** A short wait in seconds as seconds under a minute, else as formatDelay says it: "42 seconds". */
+export function formatWait(seconds: number, texts: BuyerTexts): string {
+  return seconds < 60 ? texts.seconds(Math.max(1, Math.ceil(seconds))) : formatDelay(seconds, texts);
 }
 
 /** A delay in seconds as hours (rounded up), or minutes under an hour: "24 hours". */

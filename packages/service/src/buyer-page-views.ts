@@ -87,7 +87,9 @@ export type BuyerEndReason =
   /** The lineage's buyer transfers in 30 days are used up (429): contact the author. */
   | 'limit'
   /** A POST without the page's own Origin (403). */
-  | 'origin';
+  | 'origin'
+  /** The client address's buyer requests are over their rate limit (429): wait `retryAfter`. */
+  | 'too-many-requests';
 
 export interface BuyerEndView {
   readonly kind: 'end';
@@ -96,6 +98,8 @@ export interface BuyerEndView {
   readonly authorName?: string;
   /** 'transfer' when answered to a POST; 'page' by default. */
   readonly place?: BuyerPagePlace;
+  /** too-many-requests: the whole seconds until the address may ask again (its `Retry-After`). */
+  readonly retryAfter?: number;
 }
 
 export type BuyerView = BuyerKeyView | BuyerDoneView | BuyerEndView;

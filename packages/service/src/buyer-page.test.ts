@@ -176,7 +176,14 @@ describe('renderBuyerPage: the done page', () => {
 });
 
 describe('renderBuyerPage: the end pages', () => {
-  const reasons: readonly BuyerEndReason[] = ['invalid', 'expired', 'key-ended', 'limit', 'origin'];
+  const reasons: readonly BuyerEndReason[] = [
+    'invalid',
+    'expired',
+    'key-ended',
+    'limit',
+    'origin',
+    'too-many-requests',
+  ];
 
   it.each(reasons)('%s: a title of its own and who to contact, in both languages', (reason) => {
     for (const lang of ['en', 'fr'] as const) {
@@ -193,6 +200,21 @@ describe('renderBuyerPage: the end pages', () => {
     const page = renderBuyerPage({ kind: 'end', reason: 'limit', authorName: 'Dupont & <Fils>' }, 'en');
     expect(page).toContain('<h1>No transfer left for now</h1>');
     expect(page).toContain('contact Dupont &amp; &lt;Fils&gt;, who sold you the product.');
+  });
+
+  it('says when to come back after too many requests, in seconds under a minute, in both languages', () => {
+    const en = renderBuyerPage({ kind: 'end', reason: 'too-many-requests', retryAfter: 42 }, 'en');
+    expect(en).toContain('<h1>Too many requests</h1>');
+    expect(en).toContain('<p>Wait 42\u00a0seconds, then open your link again.</p>');
+    expect(en).not.toContain('contact the seller');
+    const fr = renderBuyerPage({ kind: 'end', reason: 'too-many-requests', retryAfter: 60, place: 'transfer' }, 'fr');
+    expect(fr).toContain('<html lang="fr">');
+    expect(fr).toContain('<h1>Trop de demandes</h1>');
+    expect(fr).toContain('<p>Attendez 1\u00a0minute, puis ouvrez de nouveau votre lien.</p>');
+    expect(fr).toContain('href="../buyer.css"');
+    expect(renderBuyerPage({ kind: 'end', reason: 'too-many-requests', retryAfter: 1 }, 'fr')).toContain(
+      'Attendez 1\u00a0seconde,',
+    );
   });
 
   it('links the style sheet one level up when answered to a POST', () => {

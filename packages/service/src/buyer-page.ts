@@ -1,5 +1,5 @@
 import { type Html, html } from './buyer-html.js';
-import { BUYER_TEXTS, type BuyerTexts, formatDate, formatDelay } from './buyer-page-texts.js';
+import { BUYER_TEXTS, type BuyerTexts, formatDate, formatDelay, formatWait } from './buyer-page-texts.js';
 import type {
   BuyerDomainView,
   BuyerDoneView,
@@ -17,7 +17,7 @@ export { BUYER_STYLESHEET } from './buyer-page-style.js';
  * The buyer's pages (docs/protocol.md#buyer-links) as whole HTML documents: the key's page with a
  * form per bound domain to move or free it, the page that shows a transfer's new key once, and the
  * pages that replace them (a link invalid, expired or dead with its key, no transfer left, a form
- * from elsewhere). Plain forms, no script: a transfer works in any browser. Every value goes
+ * from elsewhere, too many requests from one address). Plain forms, no script: a transfer works in any browser. Every value goes
  * through buyer-html.ts, which escapes it.
  */
 
@@ -192,8 +192,10 @@ ${steps.map((step) => html`<li>${step}</li>\n`)}</ol>
 </section>`;
 }
 
-/** Why the key's page is not shown, and who to ask. */
+/** Why the key's page is not shown, and who to ask; or, after too many requests, when to come back. */
 function endPage(view: BuyerEndView, texts: BuyerTexts): Html {
+  const next =
+    view.retryAfter === undefined ? texts.contact(view.authorName) : texts.retryIn(formatWait(view.retryAfter, texts));
   return html`<p>${texts.endSentences[view.reason]}</p>
-<p>${texts.contact(view.authorName)}</p>`;
+<p>${next}</p>`;
 }

@@ -3,6 +3,7 @@ import { type BuyerReply, endAnswer, pageAnswer } from './buyer-answer.js';
 import { keyView } from './buyer-key-view.js';
 import { linkedKey } from './buyer-link-key.js';
 import { BUYER_PAGE_HEADERS, BUYER_STYLESHEET } from './buyer-page.js';
+import { buyerRateLimited } from './buyer-rate-limit.js';
 import { handleTransfer, transferFormat } from './buyer-transfer.js';
 import { HttpError } from './problem.js';
 import { nowSeconds, type ServiceContext } from './service-context.js';
@@ -18,7 +19,9 @@ import type { ServiceRequest, ServiceResponse } from './service-types.js';
  * | `/buyer/:token`                | GET, HEAD   |
  * | `/buyer/:token/transfer`       | POST        |
  *
- * Another method is a 405 with `Allow`; another path under `/buyer` a 404. The token is never
+ * Another method is a 405 with `Allow`; another path under `/buyer` a 404. The page and the
+ * transfer count against the client address's buyer rate limit (buyer-rate-limit.ts), before the
+ * token's signature is checked; the style sheet does not. The token is never
  * logged: a log line names the route (`buyerRouteLabel`), never the path. Errors are thrown as
  * HttpErrors, which the caller answers as problems with BUYER_PAGE_HEADERS.
  */
@@ -65,7 +68,7 @@ export async function handleBuyer(context: ServiceContext, request: ServiceReque
   }
   if (route === BUYER_PAGE_ROUTE) {
     requireMethod(request.method, GET_HEAD);
-    return showKeyPage(context, token, { format: 'html', lang, place: 'page', head });
+    return showKeyPage(context, request, token, { format: 'html', lang, place: 'page', head });
   }
   if (route === BUYER_TRANSFER_ROUTE) {
     requireMethod(request.method, 'POST');
@@ -74,8 +77,18 @@ export async function handleBuyer(context: ServiceContext, request: ServiceReque
   throw new HttpError('not-found', 'no such buyer page');
 }
 
-/** `GET /buyer/:token`: the key's page, or the end page that replaces it. */
-async function showKeyPage(context: ServiceContext, token: string, reply: BuyerReply): Promise<ServiceResponse> {
+/**
+ * `GET /buyer/:token`: the key's page, or the end page that replaces it; counted against the
+ * client's buyer rate limit before the token is checked (buyer-rate-limit.ts).
+ */
+async function showKeyPage(
+  context: ServiceContext,
+  request: ServiceRequest,
+  token: string,
+  reply: BuyerReply,
+): Promise<ServiceResponse> {
+  const overLimit = await buyerRateLimited(context, request, reply);
+  if (overLimit !== null) return overLimit;
   const now = nowSeconds(context.clock);
   const linked = await linkedKey(context, token, now);
   if (linked.status === 'end') return endAnswer(linked.reason, reply, { authorName: linked.authorName });

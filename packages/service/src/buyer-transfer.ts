@@ -5,6 +5,7 @@ import { toHttpError } from './admin-routes.js';
 import { type BuyerReply, buyerJson, endAnswer, pageAnswer } from './buyer-answer.js';
 import { keyView, type OpenKey } from './buyer-key-view.js';
 import { linkedKey } from './buyer-link-key.js';
+import { buyerRateLimited } from './buyer-rate-limit.js';
 import type { BuyerProblemCode } from './buyer-page-views.js';
 import { buyerTransfersLeft, daysUntilTransfer } from './buyer-transfer-limit.js';
 import { DAY_SECONDS } from './activity-day.js';
@@ -29,6 +30,7 @@ import type { ServiceRequest, ServiceResponse } from './service-types.js';
  * shown once, or the key's page again with what went wrong, or an end page.
  *
  * In this order: the `Origin` must be the buyer page's own (403: a form posted from elsewhere), the
+ * client address under its buyer rate limit (429 with `Retry-After`, buyer-rate-limit.ts), the
  * link open (404, 410), the body readable (413, 415, 400), a transfer left to the lineage (429 with
  * `Retry-After`), then the transfer itself with the rules every transfer follows
  * (key-admin-replace.ts: 400 for a bad domain, 409 for a `from` not bound or a `to` beyond the
@@ -51,6 +53,8 @@ export async function handleTransfer(
 ): Promise<ServiceResponse> {
   const origin = pageOrigin(context.publicUrl, request, context.trust);
   if (!isSameOrigin(request.headers.origin, origin)) return endAnswer('origin', reply);
+  const overLimit = await buyerRateLimited(context, request, reply);
+  if (overLimit !== null) return overLimit;
   const now = nowSeconds(context.clock);
   const linked = await linkedKey(context, token, now);
   if (linked.status === 'end') return endAnswer(linked.reason, reply, { authorName: linked.authorName });

@@ -1,5 +1,6 @@
 import { normalizeKey, parseHost, validateNonce, validateProduit } from '@licence/core';
-import { clientIp, rateLimitKey } from './client-ip.js';
+import { clientIp } from './client-ip.js';
+import { rateLimitWait } from './client-rate-limit.js';
 import { HttpError } from './problem.js';
 import {
   checkBodySize,
@@ -10,7 +11,7 @@ import {
   parseJsonObject,
 } from './request-body.js';
 import { emptyResponse, jsonResponse, type Headers } from './response.js';
-import { fromStore, type ServiceContext } from './service-context.js';
+import type { ServiceContext } from './service-context.js';
 import type { ServiceRequest, ServiceResponse } from './service-types.js';
 import { isBlockedUserAgent } from './user-agents.js';
 import { answerVerdict, type VerdictInput } from './verdict.js';
@@ -62,11 +63,8 @@ export async function handlePublic(context: ServiceContext, request: ServiceRequ
   }
 
   const ip = clientIp(request.ip, request.headers['x-forwarded-for'], context.trust);
-  const bucket = rateLimitKey(ip);
-  const nowMs = context.clock.now();
-  const limit = await fromStore(() => context.rateLimiter.hit(bucket, nowMs), 'the rate limiter');
-  if (!limit.allowed) {
-    const retryAfter = Math.max(1, Math.ceil(limit.retryAfter));
+  const retryAfter = await rateLimitWait(context, 'verdict', ip);
+  if (retryAfter > 0) {
     throw new HttpError('rate-limited', `too many requests from this address; retry in ${retryAfter} s`, {
       headers: { 'Retry-After': String(retryAfter) },
     });
