@@ -149,7 +149,7 @@ describe('runAdminAction', () => {
       /^invalid: url: 127\.0\.0\.1 is not a public address: loopback/,
     );
     expect(await refusal(strict, 'https://localhost/hooks')).toBe(
-      'invalid: url: localhost is not a public address: loopback (RFC 6761)',
+      'invalid: url: localhost is not a public address: loopback (RFC 6761) (non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
     );
     const local = admin({ webhookAllowPrivate: true });
     expect(await refusal(local, 'http://127.0.0.1:8080/hooks')).toBe('added');

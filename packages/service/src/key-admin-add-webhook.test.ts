@@ -104,15 +104,15 @@ describe('POST /admin/webhooks', () => {
     ],
     [
       { url: 'http://169.254.169.254/latest/meta-data/', events: ['key.issued'] },
-      'url: 169.254.169.254 is not a public address: link-local (RFC 3927): the cloud metadata service 169.254.169.254',
+      'url: 169.254.169.254 is not a public address: link-local (RFC 3927): the cloud metadata service 169.254.169.254 (non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
     ],
     [
       { url: 'https://127.0.0.1/hook', events: ['key.issued'] },
-      'url: 127.0.0.1 is not a public address: loopback (RFC 1122)',
+      'url: 127.0.0.1 is not a public address: loopback (RFC 1122) (non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
     ],
     [
       { url: 'https://api.localhost/', events: ['key.issued'] },
-      'url: api.localhost is not a public address: loopback (RFC 6761)',
+      'url: api.localhost is not a public address: loopback (RFC 6761) (non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
     ],
     [{ url: 'https://me:pw@shop.example/', events: ['key.issued'] }, 'url: must not hold a user name or password'],
     [{ url: 'https://shop.example/#top', events: ['key.issued'] }, 'url: must not hold a fragment (#)'],

@@ -138,7 +138,7 @@ describe('key administration rules', () => {
   it("webhookUrl: the rules of webhook-destination.ts as INVALID_FIELD, the parser's spelling kept", () => {
     expect(webhookUrl('https://Shop.Example/hook?x=1', false)).toBe('https://shop.example/hook?x=1');
     expect(detail(() => webhookUrl('http://10.0.0.5/', false))).toBe(
-      'url: 10.0.0.5 is not a public address: private (RFC 1918)',
+      'url: 10.0.0.5 is not a public address: private (RFC 1918) (non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
     );
     expect(webhookUrl('http://10.0.0.5/', true)).toBe('http://10.0.0.5/');
     expect(detail(() => webhookUrl('https://user:secret@shop.example/', true))).toBe(

@@ -146,8 +146,12 @@ describe('checkWebhookUrl (docs/protocol.md#webhooks)', () => {
   });
 
   it('refuses http without allowPrivate and accepts it with', () => {
+    // The refusal names the variable that lifts it, for an address as for http.
     expect(() => checkWebhookUrl('http://127.0.0.1/', strict)).toThrow(
-      'url: 127.0.0.1 is not a public address: loopback (RFC 1122)',
+      'url: 127.0.0.1 is not a public address: loopback (RFC 1122) (non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
+    );
+    expect(() => checkWebhookUrl('https://localhost/', strict)).toThrow(
+      'url: localhost is not a public address: loopback (RFC 6761) (non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
     );
     expect(() => checkWebhookUrl('http://shop.example.com/', strict)).toThrow(
       'url: expected https (http only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',

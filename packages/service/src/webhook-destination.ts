@@ -153,17 +153,26 @@ export function checkWebhookUrl(url: unknown, options: WebhookUrlOptions): URL {
   return parsed;
 }
 
+/**
+ * Said after every address refusal, as the http refusal says it: whoever tries a receiver on their
+ * own machine (`licence webhook add http://127.0.0.1/...`) learns the variable that allows it
+ * (docs/protocol.md#destinations), not only the rule.
+ */
+const ALLOW_PRIVATE_HINT = '(non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)';
+
 function checkHost(hostname: string): void {
   const address = parseAddress(hostname);
   if (address !== null) {
     const range = refusedRange(address);
-    if (range !== null) throw urlError(`${formatAddress(address)} is not a public address: ${range.name}`);
+    if (range !== null) {
+      throw urlError(`${formatAddress(address)} is not a public address: ${range.name} ${ALLOW_PRIVATE_HINT}`);
+    }
     return;
   }
   // RFC 6761 6.3: `localhost` and its subdomains are loopback, whatever a resolver says.
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   if (name === 'localhost' || name.endsWith('.localhost')) {
-    throw urlError(`${hostname} is not a public address: loopback (RFC 6761)`);
+    throw urlError(`${hostname} is not a public address: loopback (RFC 6761) ${ALLOW_PRIVATE_HINT}`);
   }
 }
 

@@ -128,7 +128,10 @@ describe('postWebhook (docs/protocol.md#webhooks)', () => {
       'http://shop.example/hook?token=query-secret',
       'url refused: expected https (http only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
     ],
-    ['https://localhost/hook', 'url refused: localhost is not a public address: loopback (RFC 6761)'],
+    [
+      'https://localhost/hook',
+      'url refused: localhost is not a public address: loopback (RFC 6761) (non-public addresses only with LICENCE_WEBHOOK_ALLOW_PRIVATE=1)',
+    ],
     ['https://[::1]/hook', 'private address refused (::1/128, loopback (RFC 4291))'],
     [
       'https://[::ffff:169.254.169.254]/',
