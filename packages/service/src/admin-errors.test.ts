@@ -6,7 +6,11 @@ describe('admin errors: one table of code, message and class', () => {
     [adminError('INVALID_FIELD', 'sites', 'is required'), 'invalid', 'sites: is required'],
     [adminError('PRODUCT_NOT_FOUND', 'nope'), 'not-found', 'no product nope'],
     [adminError('KEY_NOT_FOUND', 'ZZZZ'), 'not-found', 'no key ending in ZZZZ'],
-    [adminError('PRODUCT_EXISTS', 'theme'), 'conflict', 'product theme already exists'],
+    [
+      adminError('PRODUCT_EXISTS', 'theme'),
+      'conflict',
+      'product id theme is taken; product ids are one namespace for the whole service',
+    ],
     [
       adminError('DEV_KEY_EXISTS', 'theme'),
       'conflict',

@@ -52,7 +52,12 @@ const ADMIN_ERRORS: {
   INVALID_FIELD: { class: 'invalid', message: (field, problem) => `${field}: ${problem}` },
   PRODUCT_NOT_FOUND: { class: 'not-found', message: (id) => `no product ${id}` },
   KEY_NOT_FOUND: { class: 'not-found', message: (hint) => `no key ending in ${hint}` },
-  PRODUCT_EXISTS: { class: 'conflict', message: (id) => `product ${id} already exists` },
+  // docs/protocol.md#authors: product ids are one namespace for every author, and not secret (they
+  // ship in each product's code); the refusal says the id is taken, never whose it is.
+  PRODUCT_EXISTS: {
+    class: 'conflict',
+    message: (id) => `product id ${id} is taken; product ids are one namespace for the whole service`,
+  },
   DEV_KEY_EXISTS: {
     class: 'conflict',
     message: (produit) => `product ${produit} already has a live dev key; regenerate it instead`,

@@ -201,7 +201,29 @@ describe('POST /admin/products', () => {
     const again = await service.handle(
       adminRequest('POST', '/admin/products', { id: 'mon-theme', author: 'bob', name: 'x' }),
     );
-    expectProblem(again, 409, 'conflict', 'product mon-theme already exists');
+    expectProblem(
+      again,
+      409,
+      'conflict',
+      'product id mon-theme is taken; product ids are one namespace for the whole service',
+    );
+  });
+
+  it('409 for an id another author holds, to an author token, without naming that author (docs/protocol.md#authors)', async () => {
+    const { service } = createHarness();
+    await admin(service, 'POST', '/admin/products', { id: 'mon-theme', author: 'alice-atelier', name: 'A' }, 201);
+    await admin(service, 'POST', '/admin/authors', { id: 'bob', name: 'Bob' }, 201);
+    const { token } = await admin(service, 'POST', '/admin/authors/bob/tokens', {}, 201);
+    const taken = await service.handle(
+      adminRequest('POST', '/admin/products', { id: 'mon-theme', name: 'B' }, String(token)),
+    );
+    expectProblem(
+      taken,
+      409,
+      'conflict',
+      'product id mon-theme is taken; product ids are one namespace for the whole service',
+    );
+    expect(taken.body).not.toContain('alice');
   });
 
   it.each([

@@ -82,7 +82,7 @@ describe('createKeyAdmin', () => {
     expect(await failure(admin.addProduct({ id: 'theme', author: 'bob', name: 'x' }))).toMatchObject({
       code: 'PRODUCT_EXISTS',
       errorClass: 'conflict',
-      message: 'product theme already exists',
+      message: 'product id theme is taken; product ids are one namespace for the whole service',
     });
   });
 
