@@ -29,6 +29,8 @@ const UA = 'MonTheme/2.1';
 /** A bound on a hang for a loaded 2-core CI machine, not a speed target. */
 const TEST_TIMEOUT_MS = 120_000;
 const KEY = /[0-9A-Z]{5}(?:-[0-9A-Z]{5}){4}/;
+/** The audit's forged token (docs/protocol.md#buyer-links): a well-formed payload, 64 bytes of signature. */
+const FORGED = `${Buffer.from('9999999999.1.ABCD').toString('base64url')}.${Buffer.alloc(64, 7).toString('base64url')}`;
 
 let started: ServeProcess | undefined;
 let receiver: WebhookReceiver | undefined;
@@ -179,6 +181,45 @@ describe('buyer links through a real `licence serve` (docs/protocol.md#buyer-lin
       const written = [...started.logs, ...allOutput.stderr];
       expect(linesHolding(written, [...secrets, ...keys.flatMap(keySpellings)])).toEqual([]);
       expect(started.logs.some((line) => line.includes('"route":"/buyer/:token/transfer"'))).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'limits the buyer pages per address across two workers, before the token, apart from the verdicts: a 429 page with Retry-After',
+    async () => {
+      const cwd = mkdtempSync(join(root, 'workers-'));
+      // TRUST_PROXY=1: each request names its client in X-Forwarded-For (loopback is one address).
+      const env = { LICENCE_WORKERS: '2', TRUST_PROXY: '1', LICENCE_DATA_DIR: join(cwd, 'data') };
+      const serve = await spawnServe({ cwd, env });
+      try {
+        const get = (client: string) =>
+          send(serve.url, { method: 'GET', path: `/buyer/${FORGED}`, headers: { 'x-forwarded-for': client } });
+        // 40 at once, spread over both workers: the primary counts them all (docs/protocol.md#rate-limit: 30).
+        const answers = await Promise.all(Array.from({ length: 40 }, () => get('198.51.100.7')));
+        const statuses = answers.map((answer) => answer.status);
+        expect(statuses.filter((status) => status === 404)).toHaveLength(30);
+        expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+        const refused = answers.find((answer) => answer.status === 429);
+        expect(Number(refused?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+        expect(Number(refused?.headers['retry-after'])).toBeLessThanOrEqual(60);
+        expect(refused?.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(refused?.headers['content-security-policy']).toContain("default-src 'none'");
+        expect(refused?.text).toContain('<h1>Too many requests</h1>');
+        expect((await get('198.51.100.8')).status).toBe(404);
+        // The address's verdicts have a budget of their own.
+        const asked = await send(serve.url, {
+          method: 'POST',
+          path: '/api/licence',
+          headers: { 'content-type': 'application/json', 'user-agent': UA, 'x-forwarded-for': '198.51.100.7' },
+          body: JSON.stringify({ cle: 'ABCDE-ABCDE-ABCDE-ABCDE-ABCDE', url: 'https://boutique.fr/' }),
+        });
+        expect(asked.status).toBe(200);
+      } finally {
+        serve.child.kill('SIGTERM');
+        expect(await serve.exited).toBe(0);
+      }
+      expect(linesHolding(serve.logs, [FORGED, ...FORGED.split('.')])).toEqual([]);
     },
     TEST_TIMEOUT_MS,
   );

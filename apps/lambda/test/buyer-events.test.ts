@@ -90,6 +90,39 @@ describe.skipIf(!postgres.available)('buyer links through the handler', () => {
     expect(routes).toContain('/buyer/:token/transfer');
   });
 
+  it("limits each address's buyer pages in PostgreSQL's shared limiter, before the token, apart from its verdicts", async () => {
+    // The audit's forged token (docs/protocol.md#buyer-links): well formed, 64 bytes of signature.
+    const forged = `${Buffer.from('9999999999.1.ABCD').toString('base64url')}.${Buffer.alloc(64, 7).toString('base64url')}`;
+    const get = (sourceIp: string) =>
+      harness.handler(
+        httpApiEvent({
+          method: 'GET',
+          path: `/buyer/${forged}`,
+          headers: { host: 'licences.exemple.fr', 'accept-language': 'fr' },
+          sourceIp,
+        }),
+      );
+    // The limit of docs/protocol.md#rate-limit (30 in any 60 s), in its own budget.
+    for (let i = 0; i < 30; i += 1) expect(readResult(await get('198.51.100.77')).statusCode).toBe(404);
+    const refused = readResult(await get('198.51.100.77'));
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(refused.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(refused.body).toContain('<h1>Trop de demandes</h1>');
+    expect(readResult(await get('198.51.100.78')).statusCode).toBe(404);
+    const verdict = await harness.handler(
+      httpApiEvent({
+        method: 'POST',
+        path: '/api/licence',
+        headers: { 'content-type': 'application/json', 'user-agent': PRODUCT_UA },
+        body: JSON.stringify({ cle: 'ABCDE-ABCDE-ABCDE-ABCDE-ABCDE', url: 'https://boutique.fr/' }),
+        sourceIp: '198.51.100.77',
+      }),
+    );
+    expect(readResult(verdict).statusCode).toBe(200);
+  });
+
   it('builds a link on the request over https when LICENCE_PUBLIC_URL is unset', async () => {
     const plain = lambdaHarness({ databaseUrl: harness.env.DATABASE_URL ?? '' });
     try {
