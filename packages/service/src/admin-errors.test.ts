@@ -38,6 +38,11 @@ describe('admin errors: one table of code, message and class', () => {
     [adminError('WEBHOOK_NOT_FOUND', null), 'not-found', 'no such webhook'],
     [adminError('DELIVERY_NOT_FOUND', 'wh_x', 'dlv_y'), 'not-found', 'webhook wh_x has no delivery dlv_y'],
     [adminError('DELIVERY_NOT_FOUND', 'wh_x', null), 'not-found', 'webhook wh_x has no such delivery'],
+    [
+      adminError('TOO_MANY_WEBHOOKS', 'alice', 10),
+      'conflict',
+      'author alice already has 10 webhook endpoint(s), the most allowed (LICENCE_WEBHOOKS_PER_AUTHOR=10); remove one first',
+    ],
   ])('%s', (error, errorClass, message) => {
     expect(error).toBeInstanceOf(AdminError);
     expect(error.name).toBe('AdminError');

@@ -39,6 +39,8 @@ interface AdminErrorParameters {
   readonly WEBHOOK_NOT_FOUND: [id: string | null];
   /** `delivery` is null when what was given does not look like a delivery id. */
   readonly DELIVERY_NOT_FOUND: [webhook: string, delivery: string | null];
+  /** The author already has `limit` endpoints (docs/protocol.md#endpoints, LICENCE_WEBHOOKS_PER_AUTHOR). */
+  readonly TOO_MANY_WEBHOOKS: [author: string, limit: number];
 }
 
 export type AdminErrorCode = keyof AdminErrorParameters;
@@ -86,6 +88,11 @@ const ADMIN_ERRORS: {
     class: 'not-found',
     message: (webhook, delivery) =>
       delivery === null ? `webhook ${webhook} has no such delivery` : `webhook ${webhook} has no delivery ${delivery}`,
+  },
+  TOO_MANY_WEBHOOKS: {
+    class: 'conflict',
+    message: (author, limit) =>
+      `author ${author} already has ${limit} webhook endpoint(s), the most allowed (LICENCE_WEBHOOKS_PER_AUTHOR=${limit}); remove one first`,
   },
 };
 

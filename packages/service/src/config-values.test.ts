@@ -9,6 +9,8 @@ import {
   parseLogLevel,
   parseStagingHosts,
   parseWebhookAllowPrivate,
+  parseWebhookConcurrency,
+  parseWebhooksPerAuthor,
 } from './config-values.js';
 import { configErrorLine } from './parsed.js';
 
@@ -147,6 +149,40 @@ describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
       expect(parseWebhookAllowPrivate(raw)).toEqual({
         ok: false,
         errors: [{ variable: 'LICENCE_WEBHOOK_ALLOW_PRIVATE', message: `expected 1 (on) or 0 (off), got "${raw}"` }],
+      });
+    }
+  });
+});
+
+describe('LICENCE_WEBHOOKS_PER_AUTHOR and LICENCE_WEBHOOK_CONCURRENCY (docs/protocol.md#configuration)', () => {
+  it('default to 10 and 32, and take whole numbers in their ranges', () => {
+    expect(parseWebhooksPerAuthor(undefined)).toEqual({ ok: true, value: 10 });
+    expect(parseWebhookConcurrency(undefined)).toEqual({ ok: true, value: 32 });
+    expect([parseWebhooksPerAuthor('0'), parseWebhooksPerAuthor('1000')]).toEqual([
+      { ok: true, value: 0 },
+      { ok: true, value: 1000 },
+    ]);
+    expect([parseWebhookConcurrency('1'), parseWebhookConcurrency('1000')]).toEqual([
+      { ok: true, value: 1 },
+      { ok: true, value: 1000 },
+    ]);
+  });
+
+  it('refuse anything else with one line naming the variable and the range', () => {
+    for (const raw of ['1001', '-1', '1.5', '1e2', 'ten', '0x10']) {
+      expect(parseWebhooksPerAuthor(raw)).toEqual({
+        ok: false,
+        errors: [
+          { variable: 'LICENCE_WEBHOOKS_PER_AUTHOR', message: `expected an integer from 0 to 1000, got "${raw}"` },
+        ],
+      });
+    }
+    for (const raw of ['0', '1001', '-4', '2.0', 'many']) {
+      expect(parseWebhookConcurrency(raw)).toEqual({
+        ok: false,
+        errors: [
+          { variable: 'LICENCE_WEBHOOK_CONCURRENCY', message: `expected an integer from 1 to 1000, got "${raw}"` },
+        ],
       });
     }
   });

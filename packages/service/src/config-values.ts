@@ -1,5 +1,7 @@
 import { decodeBase64, isValidationError, parseStagingList } from '@licence/core';
 import { invalid, type Parsed, parsed } from './parsed.js';
+import { MAX_WEBHOOK_CONCURRENCY, WEBHOOK_CONCURRENCY } from './webhook-deliverer.js';
+import { DEFAULT_WEBHOOKS_PER_AUTHOR, MAX_WEBHOOKS_PER_AUTHOR } from './webhook-quota.js';
 
 /**
  * Values of the environment names (docs/protocol.md#configuration) that every adapter reads alike
@@ -115,6 +117,42 @@ export function parseWebhookAllowPrivate(raw: string | undefined): Parsed<boolea
   if (raw === undefined || raw === '0') return parsed(false);
   if (raw === '1') return parsed(true);
   return invalid('LICENCE_WEBHOOK_ALLOW_PRIVATE', `expected 1 (on) or 0 (off), got "${raw}"`);
+}
+
+/** A whole number from `min` to `max`, digits only (no sign, no exponent, no fraction); `fallback` when unset. */
+function parseWholeNumber(
+  variable: string,
+  raw: string | undefined,
+  range: { readonly min: number; readonly max: number; readonly fallback: number },
+): Parsed<number> {
+  if (raw === undefined) return parsed(range.fallback);
+  if (/^[0-9]{1,9}$/.test(raw) && Number(raw) >= range.min && Number(raw) <= range.max) return parsed(Number(raw));
+  return invalid(variable, `expected an integer from ${range.min} to ${range.max}, got "${raw}"`);
+}
+
+/**
+ * LICENCE_WEBHOOKS_PER_AUTHOR (docs/protocol.md#endpoints): the webhook endpoints one author may
+ * have, 0 to 1000, default 10 (webhook-quota.ts says why there is a quota).
+ */
+export function parseWebhooksPerAuthor(raw: string | undefined): Parsed<number> {
+  return parseWholeNumber('LICENCE_WEBHOOKS_PER_AUTHOR', raw, {
+    min: 0,
+    max: MAX_WEBHOOKS_PER_AUTHOR,
+    fallback: DEFAULT_WEBHOOKS_PER_AUTHOR,
+  });
+}
+
+/**
+ * LICENCE_WEBHOOK_CONCURRENCY (docs/protocol.md#delivery): the delivery attempts a deliverer has in
+ * flight at most, 1 to 1000, default 32. Each holds a socket for up to 15 s, so this bounds the
+ * descriptors receivers can make the server hold (the Koa server counts them, docs/protocol.md#limits).
+ */
+export function parseWebhookConcurrency(raw: string | undefined): Parsed<number> {
+  return parseWholeNumber('LICENCE_WEBHOOK_CONCURRENCY', raw, {
+    min: 1,
+    max: MAX_WEBHOOK_CONCURRENCY,
+    fallback: WEBHOOK_CONCURRENCY,
+  });
 }
 
 /**

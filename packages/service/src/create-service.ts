@@ -16,6 +16,7 @@ import { errorResponse, problemResponse } from './response.js';
 import type { ServiceContext } from './service-context.js';
 import type { Service, ServiceOptions, ServiceResponse } from './service-types.js';
 import { DEFAULT_BLOCKED_USER_AGENTS } from './user-agents.js';
+import { checkedWebhooksPerAuthor } from './webhook-quota.js';
 
 /** The health check path (docs/protocol.md#request: `GET /healthz`). */
 export const HEALTH_PATH = '/healthz';
@@ -53,6 +54,7 @@ export function createService(options: ServiceOptions): Service {
     blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
     adminTokenHash: checkedAdminToken(options.adminToken),
     webhookAllowPrivate: checkedAllowPrivate(options.webhookAllowPrivate),
+    webhooksPerAuthor: checkedWebhooksPerAuthor(options.webhooksPerAuthor),
     stagingHosts: checkedStagingHosts(options.stagingHosts),
     publicUrl: checkedPublicUrl(options.publicUrl),
     buyerTransfersPer30Days: checkedBuyerTransfers(options.buyerTransfersPer30Days),

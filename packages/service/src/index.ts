@@ -123,6 +123,8 @@ export {
   parseLogLevel,
   parseStagingHosts,
   parseWebhookAllowPrivate,
+  parseWebhookConcurrency,
+  parseWebhooksPerAuthor,
 } from './config-values.js';
 export type { LogLevel } from './config-values.js';
 export type { CompiledCidr, CompiledTrustProxy } from './client-ip.js';
@@ -132,8 +134,14 @@ export type { LibraryUserAgent } from './user-agents.js';
 // Configuration (docs/protocol.md#configuration): one result shape, one reading of the shared variables
 export { combine, configErrorLine, invalid, parsed, required } from './parsed.js';
 export type { ConfigError, Parsed } from './parsed.js';
-export { absolutePath, parseSigningKey, readSharedConfig, readVariable } from './shared-config.js';
-export type { ConfiguredSigningKey, Environment, SharedConfig, SharedReadings } from './shared-config.js';
+export { absolutePath, parseSigningKey, readSharedConfig, readVariable, readWebhookConfig } from './shared-config.js';
+export type {
+  ConfiguredSigningKey,
+  Environment,
+  SharedConfig,
+  SharedReadings,
+  WebhookConfig,
+} from './shared-config.js';
 export { loadSeedFile } from './seed-file.js';
 
 // What every adapter logs and reads alike (docs/protocol.md#privacy, #limits)
@@ -174,12 +182,15 @@ export {
 export type { ResolveAll, WebhookUrlOptions } from './webhook-destination.js';
 export {
   createWebhookDeliverer,
+  MAX_WEBHOOK_CONCURRENCY,
   WEBHOOK_BATCH,
+  WEBHOOK_CONCURRENCY,
   WEBHOOK_INTERVAL_MS,
   WEBHOOK_LEASE_MARGIN_SECONDS,
   WEBHOOK_TIMEOUT_MS,
 } from './webhook-deliverer.js';
 export type { WebhookDeliverer, WebhookDelivererOptions } from './webhook-deliverer.js';
+export { DEFAULT_WEBHOOKS_PER_AUTHOR, MAX_WEBHOOKS_PER_AUTHOR } from './webhook-quota.js';
 export {
   domainBoundData,
   keyIssuedData,

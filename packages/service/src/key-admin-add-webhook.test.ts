@@ -42,6 +42,46 @@ describe('POST /admin/webhooks', () => {
     expect(await admin(service, 'GET', '/admin/webhooks', undefined, 200)).toEqual({ webhooks: [shown] });
   });
 
+  it('refuses an author its endpoint past LICENCE_WEBHOOKS_PER_AUTHOR: a 409 naming the limit and the variable', async () => {
+    const { service } = createHarness({ webhooksPerAuthor: 2 });
+    const alice = await authorWithToken(service, 'alice');
+    const bob = await authorWithToken(service, 'bob');
+    const body = { url: URL_WITH_TOKEN, events: ['key.issued'] };
+    await call(service, alice.token, 'POST', '/admin/webhooks', body, 201);
+    // Counted whoever adds it: the operator naming alice fills her quota too.
+    await admin(service, 'POST', '/admin/webhooks', { ...body, author: 'alice' }, 201);
+    const detail =
+      'author alice already has 2 webhook endpoint(s), the most allowed (LICENCE_WEBHOOKS_PER_AUTHOR=2); remove one first';
+    expectProblem(await service.handle(as(alice.token, 'POST', '/admin/webhooks', body)), 409, 'conflict', detail);
+    expectProblem(
+      await service.handle(adminRequest('POST', '/admin/webhooks', { ...body, author: 'alice' })),
+      409,
+      'conflict',
+      detail,
+    );
+    // Bob's quota is his own; the operator's every-author endpoints are not counted.
+    await call(service, bob.token, 'POST', '/admin/webhooks', body, 201);
+    await admin(service, 'POST', '/admin/webhooks', { ...body, author: 'bob' }, 201);
+    for (let i = 0; i < 3; i += 1) await admin(service, 'POST', '/admin/webhooks', body, 201);
+    const listed = await call(service, alice.token, 'GET', '/admin/webhooks', undefined, 200);
+    expect(listed.webhooks).toHaveLength(2);
+  });
+
+  it('takes 10 endpoints per author by default, and refuses a quota that is not an integer from 0 to 1000', async () => {
+    const { service } = createHarness();
+    const alice = await authorWithToken(service, 'alice');
+    const body = { url: URL_WITH_TOKEN, events: ['key.issued'] };
+    for (let i = 0; i < 10; i += 1) await call(service, alice.token, 'POST', '/admin/webhooks', body, 201);
+    const refused = await service.handle(as(alice.token, 'POST', '/admin/webhooks', body));
+    expect(refused.status).toBe(409);
+    expect(json(refused).detail).toContain('(LICENCE_WEBHOOKS_PER_AUTHOR=10)');
+    for (const webhooksPerAuthor of [-1, 1.5, 1001, Number.NaN]) {
+      expect(() => createHarness({ webhooksPerAuthor })).toThrow(
+        'webhooksPerAuthor: expected an integer from 0 to 1000',
+      );
+    }
+  });
+
   it('logs the endpoint id and the URL origin, never the secret, the path or the query', async () => {
     const { service, logger } = createHarness();
     const made = await admin(service, 'POST', '/admin/webhooks', { url: URL_WITH_TOKEN, events: ['key.issued'] }, 201);

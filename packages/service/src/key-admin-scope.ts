@@ -19,6 +19,8 @@ import { WEBHOOK_ENDPOINT_PREFIX } from './webhook-ids.js';
 /** Key administration's inputs plus who is asking: what every scoped operation gets. */
 export interface AdminContext extends KeyAdminOptions {
   readonly principal: Principal;
+  /** KeyAdminOptions `webhooksPerAuthor`, checked; 10 when unset. */
+  readonly webhooksPerAuthor: number;
 }
 
 /** Whether `principal` reaches `product`. */

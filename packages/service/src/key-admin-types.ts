@@ -18,6 +18,11 @@ export interface KeyAdminOptions {
    */
   readonly webhookAllowPrivate?: boolean;
   /**
+   * LICENCE_WEBHOOKS_PER_AUTHOR (docs/protocol.md#endpoints): the webhook endpoints one author may
+   * have, an integer from 0 to 1000. Default 10.
+   */
+  readonly webhooksPerAuthor?: number;
+  /**
    * The service's signing key (docs/protocol.md#buyer-links): buyer links are signed with it. Only
    * `buyerLink` needs it; without it, that operation throws (a wiring mistake, not a refusal).
    */

@@ -20,6 +20,7 @@ import type { AdminContext } from './key-admin-scope.js';
 import { showKey } from './key-admin-show.js';
 import { type KeyAdmin, type KeyAdminOptions, OPERATOR, type Principal } from './key-admin-types.js';
 import { retryWebhookDelivery, webhookDeliveries } from './key-admin-webhook-deliveries.js';
+import { checkedWebhooksPerAuthor } from './webhook-quota.js';
 
 /**
  * Key administration (docs/protocol.md#key-lifecycle, #administration) as plain operations on typed
@@ -39,6 +40,8 @@ export function createKeyAdmin(options: KeyAdminOptions, principal: Principal = 
     random,
     logger,
     webhookAllowPrivate,
+    // docs/protocol.md#endpoints: LICENCE_WEBHOOKS_PER_AUTHOR, 10 unless set.
+    webhooksPerAuthor: checkedWebhooksPerAuthor(options.webhooksPerAuthor),
     principal,
     ...(signer === undefined ? {} : { signer }),
   };

@@ -22,6 +22,13 @@ function deleteDeliveries(state: MemoryState, endpointId: string): void {
   }
 }
 
+/** How many endpoints `author` has. */
+function countOf(state: MemoryState, author: string): number {
+  let count = 0;
+  for (const row of state.webhookEndpoints.values()) if (row.record.author === author) count += 1;
+  return count;
+}
+
 /**
  * A rotation (docs/protocol.md#webhooks): the secrets in use sign until `previousUntil` beside the
  * new one. A secret that had already been given an end at or before `previousUntil` (a rotation before
@@ -47,9 +54,14 @@ export function memoryWebhooks(
   'addWebhookEndpoint' | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'deleteWebhookEndpoint' | 'rotateWebhookSecret'
 > {
   return {
-    addWebhookEndpoint: (endpoint) =>
+    addWebhookEndpoint: (endpoint, perAuthor) =>
       run(() => {
-        if (endpoint.author !== null && !state.authors.has(endpoint.author)) return { result: 'no-author' as const };
+        const { author } = endpoint;
+        if (author !== null && !state.authors.has(author)) return { result: 'no-author' as const };
+        // docs/protocol.md#endpoints: the quota counts the author's own endpoints, not every author's.
+        if (author !== null && perAuthor !== undefined && countOf(state, author) >= perAuthor) {
+          return { result: 'too-many' as const };
+        }
         // Ids are random: a clash is a bug of the caller, as a SQL store's primary key says.
         if (state.webhookEndpoints.has(endpoint.id)) {
           throw new Error('memory store: a webhook endpoint with this id already exists');

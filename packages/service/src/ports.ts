@@ -411,8 +411,11 @@ export interface Store {
   /**
    * docs/protocol.md#webhooks. 'no-author' when `author` is not null and unknown. The id is the
    * record's own (`endpoint.id`); `secret` becomes its one secret, without an end.
+   * 'too-many' when `perAuthor` is given, `author` is not null and the author already has that many
+   * endpoints (docs/protocol.md#endpoints, LICENCE_WEBHOOKS_PER_AUTHOR); every-author endpoints are
+   * not counted. The count and the insert are one atomic step: two adds at once never pass the quota.
    */
-  addWebhookEndpoint(endpoint: NewWebhookEndpoint): Promise<Created<'no-author'>>;
+  addWebhookEndpoint(endpoint: NewWebhookEndpoint, perAuthor?: number): Promise<Created<'no-author' | 'too-many'>>;
   /** Oldest first (then by id): every endpoint when `author` is null, else only that author's. */
   listWebhookEndpoints(author: string | null): Promise<readonly WebhookEndpointRecord[]>;
   getWebhookEndpoint(id: string): Promise<WebhookEndpointRecord | null>;

@@ -23,6 +23,8 @@ export interface ServiceContext
    * Handed on to every KeyAdmin made from this context.
    */
   readonly webhookAllowPrivate?: boolean;
+  /** ServiceOptions `webhooksPerAuthor` (docs/protocol.md#endpoints), checked; 10 when unset. */
+  readonly webhooksPerAuthor?: number;
   /**
    * ServiceOptions `stagingHosts` (docs/protocol.md#staging-hosts), checked and normalised; absent
    * is none. Every verdict adds the key's own product's patterns to these.

@@ -80,6 +80,11 @@ export interface ServiceOptions {
    */
   readonly webhookAllowPrivate?: boolean;
   /**
+   * docs/protocol.md#endpoints: LICENCE_WEBHOOKS_PER_AUTHOR, the webhook endpoints one author may
+   * have (an integer from 0 to 1000; every-author endpoints are not counted). Default 10.
+   */
+  readonly webhooksPerAuthor?: number;
+  /**
    * docs/protocol.md#buyer-links: LICENCE_PUBLIC_URL, where buyers reach the service (an absolute
    * http(s) URL, optionally with a path prefix, no query nor fragment): buyer links are built on it,
    * and a buyer's POST must come from its origin. Unset: from each request's scheme and `Host`.

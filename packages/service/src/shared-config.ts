@@ -1,5 +1,14 @@
 import { isAbsolute, resolve } from 'node:path';
-import { decodeSeed, type LogLevel, parseAdminToken, parseDatabaseUrl, parseLogLevel } from './config-values.js';
+import {
+  decodeSeed,
+  type LogLevel,
+  parseAdminToken,
+  parseDatabaseUrl,
+  parseLogLevel,
+  parseWebhookAllowPrivate,
+  parseWebhookConcurrency,
+  parseWebhooksPerAuthor,
+} from './config-values.js';
 import { parseTrustProxy } from './parse-trust-proxy.js';
 import { invalid, type Parsed, parsed } from './parsed.js';
 import type { TrustProxy } from './service-types.js';
@@ -50,6 +59,28 @@ export function readSharedConfig(env: Environment, cwd: string): SharedReadings 
     adminToken: parseAdminToken(readVariable(env, 'LICENCE_ADMIN_TOKEN')),
     trustProxy: parseTrustProxy(readVariable(env, 'TRUST_PROXY')),
     logLevel: parseLogLevel(readVariable(env, 'LOG_LEVEL')),
+  };
+}
+
+/** The webhook variables (docs/protocol.md#webhooks), read alike by the Koa server and both Lambda functions. */
+export interface WebhookConfig {
+  /** LICENCE_WEBHOOK_ALLOW_PRIVATE=1: http and private destinations allowed; default false. */
+  readonly webhookAllowPrivate: boolean;
+  /** LICENCE_WEBHOOKS_PER_AUTHOR: the endpoints one author may have; default 10. */
+  readonly webhooksPerAuthor: number;
+  /** LICENCE_WEBHOOK_CONCURRENCY: the deliverer's attempts in flight at most; default 32. */
+  readonly webhookConcurrency: number;
+}
+
+/**
+ * Each webhook variable read on its own, in the order of docs/protocol.md#configuration's table:
+ * the one reading every adapter spreads (or picks from: Lambda's API function delivers nothing).
+ */
+export function readWebhookConfig(env: Environment): { readonly [K in keyof WebhookConfig]: Parsed<WebhookConfig[K]> } {
+  return {
+    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    webhooksPerAuthor: parseWebhooksPerAuthor(readVariable(env, 'LICENCE_WEBHOOKS_PER_AUTHOR')),
+    webhookConcurrency: parseWebhookConcurrency(readVariable(env, 'LICENCE_WEBHOOK_CONCURRENCY')),
   };
 }
 

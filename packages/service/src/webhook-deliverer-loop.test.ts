@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import type { Store } from './ports.js';
 import {
   addEndpoint,
   addEvent,
@@ -164,6 +166,8 @@ describe('faults and limits', () => {
   });
 
   it.each([
+    [{ concurrency: 0 }, 'concurrency: expected a positive integer, got 0'],
+    [{ concurrency: 1001 }, 'concurrency: expected at most 1000, got 1001'],
     [{ timeoutMs: 0 }, 'timeoutMs: expected a positive integer, got 0'],
     [{ timeoutMs: 1.5 }, 'timeoutMs: expected a positive integer, got 1.5'],
     [{ batch: -1 }, 'batch: expected a positive integer, got -1'],
@@ -174,5 +178,84 @@ describe('faults and limits', () => {
 
   it('refuses a start interval that is not a positive integer', () => {
     expect(() => deliverer(createFixture()).start(0)).toThrow('intervalMs: expected a positive integer, got 0');
+  });
+});
+
+/** A receiver that holds every answer until the test ends it: how many are in flight is known exactly. */
+function holding(): { readonly held: ServerResponse[]; readonly answer: (response: ServerResponse) => void } {
+  const held: ServerResponse[] = [];
+  return { held, answer: (response) => void held.push(response) };
+}
+
+/** The fixture's store, counting its claims (the real memory store underneath). */
+function countingClaims<S extends Store>(store: S): { readonly store: S; readonly claims: () => number } {
+  let claims = 0;
+  const counted = Object.create(store) as S;
+  Object.defineProperty(counted, 'claimWebhookDeliveries', {
+    value: (...args: Parameters<Store['claimWebhookDeliveries']>) => {
+      claims += 1;
+      return store.claimWebhookDeliveries(...args);
+    },
+  });
+  return { store: counted, claims: () => claims };
+}
+
+describe('the bound on attempts in flight (docs/protocol.md#delivery, LICENCE_WEBHOOK_CONCURRENCY)', () => {
+  it('never holds more than `concurrency` attempts, and starts the next ones as slots free', async () => {
+    const fixture = createFixture();
+    const slow = holding();
+    const shop = await receiver((_request, response) => slow.answer(response));
+    for (let i = 0; i < 12; i += 1) await addEndpoint(fixture, `${shop.url}&endpoint=${i}`);
+    await addEvent(fixture);
+    const sender = deliverer(fixture, { concurrency: 5, timeoutMs: 60_000 });
+    sender.start(10);
+    await until(() => slow.held.length === 5, 'five attempts in flight');
+    // Long enough for dozens of rounds at a 10 ms interval: none may start a sixth attempt.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect([shop.received.length, shop.connections]).toEqual([5, 5]);
+    for (const response of slow.held.splice(0, 2)) response.writeHead(204).end();
+    await until(() => slow.held.length === 5, 'two more attempts, in the two freed slots');
+    expect(shop.received).toHaveLength(7);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(shop.received).toHaveLength(7);
+    while (shop.received.length < 12 || slow.held.length > 0) {
+      for (const response of slow.held.splice(0)) response.writeHead(204).end();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await sender.stop();
+    expect(shop.connections).toBe(12);
+  });
+
+  it('makes no claim at all while every slot is busy (no busy loop), and claims again once one frees', async () => {
+    const fixture = createFixture();
+    const counted = countingClaims(fixture.store);
+    const slow = holding();
+    const shop = await receiver((_request, response) => slow.answer(response));
+    for (let i = 0; i < 3; i += 1) await addEndpoint(fixture, `${shop.url}&endpoint=${i}`);
+    await addEvent(fixture);
+    const sender = deliverer({ ...fixture, store: counted.store }, { concurrency: 2, timeoutMs: 60_000 });
+    sender.start(5);
+    await until(() => slow.held.length === 2, 'both slots busy');
+    const claimsWhenFull = counted.claims();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // 300 ms at a 5 ms interval would be about 60 rounds; a full deliverer makes none.
+    expect(counted.claims()).toBe(claimsWhenFull);
+    slow.held.shift()?.writeHead(204).end();
+    await until(() => shop.received.length === 3, 'the third endpoint, in the freed slot');
+    expect(counted.claims()).toBeGreaterThan(claimsWhenFull);
+    for (const response of slow.held.splice(0)) response.writeHead(204).end();
+  });
+
+  it('bounds runOnce too, and two rounds claiming at once together', async () => {
+    const fixture = createFixture();
+    const shop = await receiver();
+    for (let i = 0; i < 5; i += 1) await addEndpoint(fixture, `${shop.url}&endpoint=${i}`);
+    await addEvent(fixture);
+    const sender = deliverer(fixture, { concurrency: 3 });
+    // The first takes the three slots before it claims; the second finds none free and claims nothing.
+    expect(await Promise.all([sender.runOnce(), sender.runOnce()])).toEqual([3, 0]);
+    expect(await sender.runOnce()).toBe(2);
+    expect(await sender.runOnce()).toBe(0);
+    expect(shop.received).toHaveLength(5);
   });
 });

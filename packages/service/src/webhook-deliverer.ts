@@ -7,6 +7,7 @@ import type {
   WebhookAttemptOutcome,
   WebhookAttemptRecord,
 } from './ports.js';
+import { type AttemptSlots, createAttemptSlots } from './webhook-attempt-slots.js';
 import { type ResolveAll, safeLookup } from './webhook-destination.js';
 import { nextAttemptDelay, webhookJitter } from './webhook-schedule.js';
 import { signWebhook } from './webhook-signature.js';
@@ -31,6 +32,14 @@ export { WEBHOOK_TIMEOUT_MS };
 
 /** How many deliveries a round claims by default (one per endpoint). */
 export const WEBHOOK_BATCH = 16;
+/**
+ * The attempts in flight at most, by default (docs/protocol.md#delivery, LICENCE_WEBHOOK_CONCURRENCY):
+ * above the per-author quota of endpoints (10, webhook-quota.ts), so one author's endpoints, one
+ * delivery in flight each, can hold at most a third of the slots while the others' events still go.
+ */
+export const WEBHOOK_CONCURRENCY = 32;
+/** Its ceiling: each attempt holds a descriptor, which the Koa server keeps out of its connections. */
+export const MAX_WEBHOOK_CONCURRENCY = 1000;
 /** The pause between rounds that found nothing to do, by default. */
 export const WEBHOOK_INTERVAL_MS = 1000;
 /**
@@ -51,6 +60,11 @@ export interface WebhookDelivererOptions {
   readonly timeoutMs?: number;
   /** How many deliveries one round claims (one per endpoint); default 16. */
   readonly batch?: number;
+  /**
+   * The attempts in flight at most, `runOnce` and the loop together (LICENCE_WEBHOOK_CONCURRENCY);
+   * default 32, at most 1000. A round claims only as many deliveries as there are free slots.
+   */
+  readonly concurrency?: number;
   /** Hostname resolution (tests); default node's dns.lookup(all: true). */
   readonly resolve?: ResolveAll;
 }
@@ -72,6 +86,7 @@ interface Settings {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly batch: number;
+  readonly concurrency: number;
   readonly leaseSeconds: number;
   readonly transport: WebhookTransportOptions;
 }
@@ -85,18 +100,25 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
     return promise;
   };
   let loop: DeliveryLoop | null = null;
+  const slots = createAttemptSlots(settings.concurrency);
+  // An attempt's end frees its slot and wakes the loop, which may have stopped claiming while full.
+  const attempt = (delivery: ClaimedWebhookDelivery): Promise<void> =>
+    attemptDelivery(settings, delivery).finally(() => {
+      slots.give(1);
+      loop?.wake();
+    });
   return {
     runOnce: () =>
       track(
         (async () => {
-          const claimed = await claimDue(settings);
-          await Promise.all(claimed.map((delivery) => attemptDelivery(settings, delivery)));
+          const claimed = await claimFree(settings, slots);
+          await Promise.all(claimed.map(attempt));
           return claimed.length;
         })(),
       ),
     start: (intervalMs = WEBHOOK_INTERVAL_MS) => {
       checkPositiveInteger('intervalMs', intervalMs);
-      loop ??= startLoop(settings, intervalMs, track);
+      loop ??= startLoop({ settings, slots, attempt, track }, intervalMs);
     },
     stop: async () => {
       loop?.stop();
@@ -107,21 +129,31 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
 }
 
 interface DeliveryLoop {
+  /** An attempt ended: a round at once (its slot is free, and its endpoint may have more). */
+  wake(): void;
   stop(): void;
+}
+
+/** What the loop shares with `runOnce`: the settings, the slots, the attempt runner, the work tracker. */
+interface LoopParts {
+  readonly settings: Settings;
+  readonly slots: AttemptSlots;
+  readonly attempt: (delivery: ClaimedWebhookDelivery) => Promise<void>;
+  readonly track: <T>(promise: Promise<T>) => Promise<T>;
 }
 
 /**
  * The loop of `start`: a round claims what is due and starts its attempts WITHOUT waiting for them,
  * so a receiver that takes its whole 15 s holds up nobody's next round; the store never hands out a
- * second delivery of an endpoint while one is claimed, which keeps each endpoint in order. The next
- * round comes after `intervalMs`, or at once when an attempt ends or a round filled its batch (the
- * endpoint's next event, or a backlog, goes out without waiting). Rounds never overlap.
+ * second delivery of an endpoint while one is claimed, which keeps each endpoint in order. A round
+ * claims only as many deliveries as there are free slots (`concurrency`), and none when every slot
+ * is busy: then it schedules nothing, and the next attempt to end wakes the loop, so a full
+ * deliverer neither spins nor exceeds its bound (docs/protocol.md#delivery). Otherwise the next
+ * round comes after `intervalMs`, or at once when an attempt ends or a round filled what it asked
+ * for (the endpoint's next event, or a backlog, goes out without waiting). Rounds never overlap.
  */
-function startLoop(
-  settings: Settings,
-  intervalMs: number,
-  track: <T>(promise: Promise<T>) => Promise<T>,
-): DeliveryLoop {
+function startLoop(parts: LoopParts, intervalMs: number): DeliveryLoop {
+  const { settings, slots, attempt, track } = parts;
   let running = true;
   let timer: NodeJS.Timeout | undefined;
   let claiming = false;
@@ -138,17 +170,20 @@ function startLoop(
       again = true;
       return;
     }
+    if (slots.inUse() >= settings.concurrency) return;
     claiming = true;
-    const claimed = await claimDue(settings);
+    const claimed = await claimFree(settings, slots);
     claiming = false;
-    for (const delivery of claimed) void track(attemptDelivery(settings, delivery).finally(() => schedule(0)));
-    const more = again || claimed.length === settings.batch;
+    for (const delivery of claimed) void track(attempt(delivery));
+    const free = slots.inUse() < settings.concurrency;
+    const more = free && (again || claimed.length === settings.batch);
     again = false;
     if (more) schedule(0);
-    else if (timer === undefined) schedule(intervalMs);
+    else if (free && timer === undefined) schedule(intervalMs);
   };
   schedule(0);
   return {
+    wake: () => schedule(0),
     stop: () => {
       running = false;
       if (timer !== undefined) clearTimeout(timer);
@@ -159,16 +194,25 @@ function startLoop(
 
 function checkOptions(options: WebhookDelivererOptions): Settings {
   const { store, clock, logger, allowPrivate = false, timeoutMs = WEBHOOK_TIMEOUT_MS, batch = WEBHOOK_BATCH } = options;
+  const { concurrency = WEBHOOK_CONCURRENCY } = options;
   if (typeof allowPrivate !== 'boolean') {
     throw new ValidationError('allowPrivate', `allowPrivate: expected a boolean, got ${typeName(allowPrivate)}`);
   }
   checkPositiveInteger('timeoutMs', timeoutMs);
   checkPositiveInteger('batch', batch);
+  checkPositiveInteger('concurrency', concurrency);
+  if (concurrency > MAX_WEBHOOK_CONCURRENCY) {
+    throw new ValidationError(
+      'concurrency',
+      `concurrency: expected at most ${MAX_WEBHOOK_CONCURRENCY}, got ${concurrency}`,
+    );
+  }
   return {
     store,
     clock,
     logger,
     batch,
+    concurrency,
     leaseSeconds: Math.ceil(timeoutMs / 1000) + WEBHOOK_LEASE_MARGIN_SECONDS,
     transport: { timeoutMs, allowPrivate, lookup: safeLookup(allowPrivate, options.resolve) },
   };
@@ -183,18 +227,29 @@ function checkPositiveInteger(field: string, value: unknown): void {
 
 const seconds = (clock: Clock): number => Math.floor(clock.now() / 1000);
 
-/** What is due now, claimed for this process; none when the store fails (logged: the next round tries again). */
-async function claimDue(settings: Settings): Promise<readonly ClaimedWebhookDelivery[]> {
+/**
+ * What is due now, claimed for this process: at most `batch`, and at most the free slots, taken
+ * before the claim and kept for the deliveries it returned (each given back when its attempt ends).
+ * None when every slot is busy (no claim is made), or when the store fails (logged: the next round
+ * tries again).
+ */
+async function claimFree(settings: Settings, slots: AttemptSlots): Promise<readonly ClaimedWebhookDelivery[]> {
+  const taken = slots.take(settings.batch);
+  if (taken === 0) return [];
   const now = seconds(settings.clock);
+  let claimed: readonly ClaimedWebhookDelivery[] = [];
   try {
-    return await settings.store.claimWebhookDeliveries(now, now + settings.leaseSeconds, settings.batch);
+    claimed = await settings.store.claimWebhookDeliveries(now, now + settings.leaseSeconds, taken);
   } catch (error) {
     settings.logger.error(
       { event: 'webhook-claim-failed', err: describeError(error) },
       'webhook round: the store failed',
     );
-    return [];
   }
+  // A store answering more than asked would be its bug; those beyond the slots are not tried (their claims lapse).
+  const kept = claimed.slice(0, taken);
+  slots.give(taken - kept.length);
+  return kept;
 }
 
 /** Signs, sends, records; never rejects (a fault leaves the claim to lapse: the delivery is tried again). */

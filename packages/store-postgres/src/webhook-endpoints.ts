@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Store } from '@licence/service';
+import type { Created, NewWebhookEndpoint, Store } from '@licence/service';
 import type { Query } from './query.js';
 import type { Transaction } from './transaction.js';
 import { ENDPOINT_SELECT, toEndpointRecord } from './webhook-rows.js';
@@ -20,6 +20,32 @@ const INSERT = `
     RETURNING id
   )
   INSERT INTO webhook_secrets (endpoint_id, secret) SELECT id, $6 FROM endpoint RETURNING endpoint_id`;
+
+/**
+ * An author's endpoint under its quota (docs/protocol.md#endpoints, LICENCE_WEBHOOKS_PER_AUTHOR).
+ * The author's row is locked first, so adds for one author queue: each counts after the one before
+ * it committed (READ COMMITTED takes a new snapshot per statement), and two adds at once, from one
+ * process or several, never pass the quota. NO KEY UPDATE does not block the foreign key's KEY
+ * SHARE lock that other writes take on the row.
+ */
+async function addUnderQuota(
+  transaction: Transaction,
+  endpoint: NewWebhookEndpoint & { readonly author: string },
+  perAuthor: number,
+): Promise<Created<'no-author' | 'too-many'>> {
+  const { id, author, url, events, createdAt, secret } = endpoint;
+  return transaction(async (client) => {
+    const found = await client.query('SELECT 1 FROM authors WHERE id = $1 FOR NO KEY UPDATE', [author]);
+    if (found.rowCount === 0) return { result: 'no-author' };
+    const counted = await client.query<{ n: number }>(
+      'SELECT COUNT(*)::int AS n FROM webhook_endpoints WHERE author = $1',
+      [author],
+    );
+    if ((counted.rows[0]?.n ?? 0) >= perAuthor) return { result: 'too-many' };
+    const inserted = await client.query(INSERT, [id, author, url, events, createdAt, secret]);
+    return inserted.rowCount === 1 ? { result: 'created', id } : { result: 'no-author' };
+  });
+}
 
 /**
  * Before the endpoint goes, its deliveries go in chunks (their attempts with them, ON DELETE
@@ -65,8 +91,10 @@ export function webhookEndpoints(
   'addWebhookEndpoint' | 'listWebhookEndpoints' | 'getWebhookEndpoint' | 'deleteWebhookEndpoint' | 'rotateWebhookSecret'
 > {
   return {
-    async addWebhookEndpoint(endpoint) {
+    async addWebhookEndpoint(endpoint, perAuthor) {
       const { id, author, url, events, createdAt, secret } = endpoint;
+      if (author !== null && perAuthor !== undefined)
+        return addUnderQuota(transaction, { ...endpoint, author }, perAuthor);
       const rows = await query(INSERT, [id, author, url, events, createdAt, secret]);
       return rows.length === 1 ? { result: 'created', id } : { result: 'no-author' };
     },

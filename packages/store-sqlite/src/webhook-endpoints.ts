@@ -15,6 +15,9 @@ function endpointStatements(db: Database.Database) {
     insertSecret: db.prepare<[string, string, number | null]>(
       'INSERT INTO webhook_secrets (endpoint_id, secret, ends_at) VALUES (?, ?, ?)',
     ),
+    // docs/protocol.md#endpoints: the quota's count, on the index webhook_endpoints_author.
+    countOf: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE author = ?'),
+    authorExists: db.prepare<[string], { one: number }>('SELECT 1 AS one FROM authors WHERE id = ?'),
     all: db.prepare<[], EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints ORDER BY created_at, id`),
     // Walks the index webhook_endpoints_author (migration step 4).
     ofAuthor: db.prepare<[string], EndpointRow>(
@@ -31,6 +34,8 @@ function endpointStatements(db: Database.Database) {
   };
 }
 
+type AddResult = 'created' | 'no-author' | 'too-many';
+
 /**
  * Webhook endpoints and their signing secrets (docs/protocol.md#webhooks). A secret is kept as
  * given, since every attempt signs with it; the file is private (0600, private-file.ts) and no
@@ -45,15 +50,20 @@ export function webhookEndpoints(
 > {
   const sql = endpointStatements(db);
 
-  const add = db.transaction((endpoint: NewWebhookEndpoint): boolean => {
+  // BEGIN IMMEDIATE (`add.immediate`): the count and the insert hold the write lock together, so
+  // two processes adding at once on one file never pass the quota (docs/protocol.md#endpoints).
+  const add = db.transaction((endpoint: NewWebhookEndpoint, perAuthor: number | undefined): AddResult => {
     // The events written before it go to the endpoints that existed then (webhook-fanout.ts).
     fanOut();
     const { id, author, url, events, createdAt } = endpoint;
+    if (author !== null && perAuthor !== undefined && sql.authorExists.get(author) !== undefined) {
+      if ((sql.countOf.get(author)?.n ?? 0) >= perAuthor) return 'too-many';
+    }
     if (sql.insert.run(id, author, url, JSON.stringify(events), createdAt, author, author).changes === 0) {
-      return false;
+      return 'no-author';
     }
     sql.insertSecret.run(id, endpoint.secret, null);
-    return true;
+    return 'created';
   });
 
   // The secrets in use sign until `previousUntil` beside the new one; one that an earlier rotation
@@ -69,8 +79,9 @@ export function webhookEndpoints(
   });
 
   return {
-    async addWebhookEndpoint(endpoint) {
-      return add.immediate(endpoint) ? { result: 'created', id: endpoint.id } : { result: 'no-author' };
+    async addWebhookEndpoint(endpoint, perAuthor) {
+      const result = add.immediate(endpoint, perAuthor);
+      return result === 'created' ? { result, id: endpoint.id } : { result };
     },
     async listWebhookEndpoints(author) {
       return (author === null ? sql.all.all() : sql.ofAuthor.all(author)).map(toEndpointRecord);

@@ -30,6 +30,37 @@ function endpointContract(k: Kit): void {
       expect((await k.store().getWebhookEndpoint('wh_all'))?.author).toBeNull();
     });
 
+    it("answers 'too-many' past the author's quota (docs/protocol.md#endpoints), even for adds made at once", async () => {
+      // Eight adds at once for a quota of 3: on a shared database they race; exactly 3 may win.
+      const adds = Array.from({ length: 8 }, (_, i) => k.store().addWebhookEndpoint(endpoint(`wh_r${i}`, 'alice'), 3));
+      const results = (await Promise.all(adds)).map((added) => added.result);
+      expect(results.filter((result) => result === 'created')).toHaveLength(3);
+      expect(results.filter((result) => result === 'too-many')).toHaveLength(5);
+      expect(await k.store().listWebhookEndpoints('alice')).toHaveLength(3);
+      // Another author's quota is its own; every-author endpoints are not counted; no quota, no refusal.
+      expect(await k.store().addWebhookEndpoint(endpoint('wh_bob', 'bob'), 3)).toEqual({
+        result: 'created',
+        id: 'wh_bob',
+      });
+      expect(await k.store().addWebhookEndpoint(endpoint('wh_all', null), 0)).toEqual({
+        result: 'created',
+        id: 'wh_all',
+      });
+      expect(await k.store().addWebhookEndpoint(endpoint('wh_more', 'alice'))).toEqual({
+        result: 'created',
+        id: 'wh_more',
+      });
+      expect(await k.store().addWebhookEndpoint(endpoint('wh_x', 'alice'), 4)).toEqual({ result: 'too-many' });
+      // An unknown author is 'no-author' whatever the quota; a deleted endpoint frees its place.
+      expect(await k.store().addWebhookEndpoint(endpoint('wh_y', 'nobody'), 0)).toEqual({ result: 'no-author' });
+      expect(await k.store().deleteWebhookEndpoint('wh_more')).toBe(true);
+      expect(await k.store().addWebhookEndpoint(endpoint('wh_z', 'alice'), 4)).toEqual({
+        result: 'created',
+        id: 'wh_z',
+      });
+      expect(await k.store().getWebhookEndpoint('wh_x')).toBeNull();
+    });
+
     it("lists oldest first then by id: every endpoint for null, else only that author's", async () => {
       const late = endpoint('wh_a', 'alice', ['key.issued'], T0 + 20);
       const tieB = endpoint('wh_c', 'alice', ['key.issued'], T0);
