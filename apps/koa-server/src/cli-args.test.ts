@@ -129,7 +129,7 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
   });
 
   it.each([
-    [['key', 'issue', '--kind', 'buyer'], 'key issue: --produit is required'],
+    [['key', 'issue', '--kind', 'buyer'], 'key issue: --produit (or --product) is required'],
     [['key', 'issue', '--produit', 'p'], 'key issue: --kind must be one of buyer, trial, dev'],
     [
       ['key', 'issue', '--produit', 'p', '--kind', 'gold'],
@@ -143,7 +143,7 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
       ['key', 'issue', '--produit', 'p', '--kind', 'trial', '--expire', '2027-01-01'],
       'key issue: --expire must be an ISO 8601 date-time with a time zone, such as 2026-12-31T23:59:59Z, got "2027-01-01"',
     ],
-    [['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--bogus'], "key issue: Unknown option '--bogus'"],
+    [['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--bogus'], 'key issue: unknown option --bogus (usage: '],
     [['frobnicate'], 'unknown command "frobnicate"'],
     [['key', 'frobnicate'], 'unknown command "key frobnicate"'],
     [['key', 'show'], 'key show: expected <cle>, got 0'],
@@ -349,10 +349,9 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     [['webhook', '__proto__']],
   ])('%j is an unknown command, never purge', (argv) => {
     const command = parseCliArgs(argv);
-    expect(command).toEqual({
-      kind: 'usage',
-      message: `unknown command "${argv.join(' ')}"; run \`pnpm licence --help\``,
-    });
+    expect(command.kind).toBe('usage');
+    // A near name is only suggested (`purges`: did you mean "purge"?), never run.
+    expect(command.kind === 'usage' && command.message.startsWith(`unknown command "${argv.join(' ')}"; `)).toBe(true);
   });
 
   it('per-command help', () => {
@@ -362,5 +361,119 @@ describe('parseCliArgs (docs/protocol.md#administration)', () => {
     );
     const group = parseCliArgs(['key']);
     expect(group.kind === 'help' && group.text).toContain('licence key revoke');
+  });
+});
+
+describe('did you mean (docs/protocol.md#the-licence-cli)', () => {
+  it.each([
+    [['kye'], 'unknown command "kye"; did you mean "key"? (run `pnpm licence --help`)'],
+    [['kye', 'show', 'ABCD'], 'unknown command "kye"; did you mean "key show"? (run `pnpm licence --help`)'],
+    [['server'], 'unknown command "server"; did you mean "serve"? (run `pnpm licence --help`)'],
+    [['PURGE'], 'unknown command "PURGE"; did you mean "purge"? (run `pnpm licence --help`)'],
+    [['key', 'shwo', 'ABCD'], 'unknown command "key shwo"; did you mean "key show"? (run `pnpm licence --help`)'],
+    [['webhook', 'lsit'], 'unknown command "webhook lsit"; did you mean "webhook list"? (run `pnpm licence --help`)'],
+    [['frobnicate'], 'unknown command "frobnicate"; run `pnpm licence --help`'],
+    [['author', 'remove', 'alice'], 'unknown command "author remove"; run `pnpm licence --help`'],
+  ])('%j: one line naming the nearest command', (argv, message) => {
+    expect(parseCliArgs(argv)).toEqual({ kind: 'usage', message });
+  });
+
+  it('names the nearest option of the command', () => {
+    expect(parseCliArgs(['key', 'issue', '--prodiut', 'p', '--kind', 'buyer'])).toEqual({
+      kind: 'usage',
+      message:
+        'key issue: unknown option --prodiut; did you mean --produit? (usage: pnpm licence key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]  (--product <id> is the same as --produit))',
+    });
+    const json = parseCliArgs(['webhook', 'list', '--jsno']);
+    expect(json.kind === 'usage' && json.message).toMatch(
+      /^webhook list: unknown option --jsno; did you mean --json\? /,
+    );
+    // The value of an unknown `--option=value` is never repeated: it may be a key.
+    const valued = parseCliArgs(['key', 'show', '--cle=GNZ76-1VG7G-9DKMJ-VN3ZG-QSJXJ']);
+    expect(valued).toEqual({
+      kind: 'usage',
+      message: 'key show: unknown option --cle (usage: pnpm licence key show <cle> [--json])',
+    });
+  });
+
+  it('never repeats a long unknown word: it may be a pasted key', () => {
+    expect(parseCliArgs([KEY, 'show'])).toEqual({
+      kind: 'usage',
+      message: 'unknown command (a word of 29 characters, not repeated here); run `pnpm licence --help`',
+    });
+  });
+});
+
+describe('key issue --product, the alias of --produit (docs/protocol.md#the-licence-cli)', () => {
+  const issued = { kind: 'admin', json: false, action: { name: 'key issue', produit: 'theme', kind: 'buyer' } };
+
+  it('is the same option', () => {
+    expect(parseCliArgs(['key', 'issue', '--product', 'theme', '--kind', 'buyer'])).toEqual(issued);
+    expect(parseCliArgs(['key', 'issue', '--produit', 'theme', '--kind', 'buyer'])).toEqual(issued);
+    expect(parseCliArgs(['key', 'issue', '--produit', 'theme', '--product', 'theme', '--kind', 'buyer'])).toEqual(
+      issued,
+    );
+  });
+
+  it('refuses both with different values', () => {
+    expect(parseCliArgs(['key', 'issue', '--produit', 'theme', '--product', 'plugin', '--kind', 'buyer'])).toEqual({
+      kind: 'usage',
+      message: 'key issue: --product is another name for --produit; give one of them',
+    });
+  });
+});
+
+describe('key issue: the options each kind takes are usage (exit 2), as malformed ones are', () => {
+  it.each([
+    [
+      ['--kind', 'trial'],
+      "key issue: --kind trial needs --expire, the trial's end (ISO 8601, such as 2026-12-31T23:59:59Z) (usage: ",
+    ],
+    [
+      ['--kind', 'buyer', '--expire', '2027-01-01T00:00:00Z'],
+      'key issue: --expire is for --kind trial only; leave it out for a buyer key',
+    ],
+    [
+      ['--kind', 'dev', '--expire', '2027-01-01T00:00:00Z'],
+      'key issue: --expire is for --kind trial only; leave it out for a dev key',
+    ],
+    [['--kind', 'dev', '--sites', '2'], 'key issue: a dev key binds no domain; leave --sites out'],
+  ])('%j', (options, start) => {
+    const command = parseCliArgs(['key', 'issue', '--produit', 'p', ...options]);
+    expect(command.kind).toBe('usage');
+    expect(command.kind === 'usage' && command.message.startsWith(start)).toBe(true);
+  });
+
+  it('a dev key without --sites and a buyer key with it are fine', () => {
+    expect(parseCliArgs(['key', 'issue', '--produit', 'p', '--kind', 'dev']).kind).toBe('admin');
+    expect(parseCliArgs(['key', 'issue', '--produit', 'p', '--kind', 'buyer', '--sites', '2']).kind).toBe('admin');
+  });
+});
+
+describe('the key argument: a whole key, or a usage line saying why not (docs/protocol.md#key-normalisation)', () => {
+  const shape = 'a key is 25 characters of 0-9 and A-Z without I, L, O or U, as XXXXX-XXXXX-XXXXX-XXXXX-XXXXX';
+
+  it.each([
+    [['key', 'show', 'hello'], `key show: "hello" is not a licence key: ${shape} (docs/protocol.md#key-normalisation)`],
+    [
+      ['key', 'revoke', 'QSJXJ-0'],
+      `key revoke: "QSJXJ-0" is not a licence key: ${shape} (docs/protocol.md#key-normalisation)`,
+    ],
+    [
+      ['key', 'regenerate', 'sjxj'],
+      "key regenerate: SJXJ looks like a key's hint (its last four characters); give the whole key: the service finds a key by it alone (docs/protocol.md#key-normalisation)",
+    ],
+    // One character short: not repeated, it is most of a key.
+    [
+      ['key', 'show', KEY.slice(1)],
+      `key show: the argument (24 letters and digits, not repeated here) is not a licence key: ${shape} (docs/protocol.md#key-normalisation)`,
+    ],
+    // O is no character of a key (docs/protocol.md#key-normalisation: no Crockford re-mapping).
+    [
+      ['key', 'transfer', KEY.replace('0', 'O').replace('Z', 'O')],
+      `key transfer: the argument (25 letters and digits, not repeated here) is not a licence key: ${shape} (docs/protocol.md#key-normalisation)`,
+    ],
+  ])('%j', (argv, message) => {
+    expect(parseCliArgs(argv)).toEqual({ kind: 'usage', message });
   });
 });

@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
-import { errorMessage, isValidationError, KEY_KINDS, normalizeKey, type KeyKind } from '@licence/core';
+import { errorMessage, KEY_KINDS, type KeyKind } from '@licence/core';
 import { normalisePublicUrl, parseDateTime, publicUrlFault, WEBHOOK_EVENT_TYPES } from '@licence/service';
 import type { WebhookEventType } from '@licence/service';
 import { assertNever } from './assert-never.js';
 import {
-  COMMAND,
   type CommandName,
   type CommandSpec,
   commandSpec,
@@ -13,6 +12,8 @@ import {
   isGroup,
   USAGE,
 } from './cli-commands.js';
+import { unknownCommandMessage, unknownOptionMessage } from './cli-suggestions.js';
+import { readKeyArgument } from './key-argument.js';
 
 /**
  * The `licence` command line (docs/protocol.md#administration), parsed with node:util `parseArgs`.
@@ -78,6 +79,7 @@ export type CliCommand =
 /** One command's arguments, read against its spec. */
 interface Args {
   readonly kind: 'args';
+  readonly name: CommandName;
   readonly spec: CommandSpec;
   readonly json: boolean;
   /** A string option, or undefined when absent. */
@@ -98,7 +100,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     return { kind: 'help', text: groupUsage(first) };
   }
   const name = grouped ? `${first} ${second}` : first;
-  if (!isCommandName(name)) return usage(`unknown command "${name}"; run \`${COMMAND} --help\``);
+  if (!isCommandName(name)) return usage(unknownCommandMessage(first, second));
   const args = readArgs(name, argv.slice(grouped ? 2 : 1));
   return args.kind === 'args' ? dispatch(name, args) : args;
 }
@@ -165,8 +167,11 @@ function readArgs(name: CommandName, rest: readonly string[]): Args | CliCommand
     values = parsed.values;
     positionals = parsed.positionals;
   } catch (error) {
-    // parseArgs' messages are long; their first sentence names the option.
+    // parseArgs' messages are long; their first sentence names the option. An unknown option
+    // names the nearest declared one (cli-suggestions.ts).
     const text = errorMessage(error);
+    const unknown = unknownOptionMessage(name, spec, text);
+    if (unknown !== undefined) return usage(unknown);
     const message = text.split('. ')[0] ?? text;
     return usage(`${name}: ${message} (usage: ${spec.usage})`);
   }
@@ -179,6 +184,7 @@ function readArgs(name: CommandName, rest: readonly string[]): Args | CliCommand
   }
   return {
     kind: 'args',
+    name,
     spec,
     json: values.json === true,
     option: (option) => {
@@ -269,13 +275,13 @@ function webhookAdd(args: Args): CliCommand {
 
 /**
  * `--kind` is one of the kinds, `--sites` a whole number and `--expire` an RFC 3339 date-time with a
- * zone (docs/protocol.md#administration), or it is a usage error; the ranges and the rules between
- * them are key administration's, with its messages.
+ * zone (docs/protocol.md#administration), or it is a usage error; so is an option the kind does not
+ * take or lacks (`optionsOfKind`). The ranges are key administration's, with its messages.
  */
 function keyIssue(args: Args): CliCommand {
-  const produit = args.option('produit');
+  const produit = productOption(args);
+  if (typeof produit !== 'string') return produit;
   const kind = args.option('kind');
-  if (produit === undefined) return usage(`key issue: --produit is required (usage: ${args.spec.usage})`);
   const keyKind = KEY_KINDS.find((candidate) => candidate === kind);
   if (keyKind === undefined) {
     return usage(
@@ -293,6 +299,8 @@ function keyIssue(args: Args): CliCommand {
       `key issue: --expire must be an ISO 8601 date-time with a time zone, such as 2026-12-31T23:59:59Z, got "${expireText}"`,
     );
   }
+  const mismatch = optionsOfKind(keyKind, sitesText !== undefined, expireText !== undefined);
+  if (mismatch !== undefined) return usage(`key issue: ${mismatch} (usage: ${args.spec.usage})`);
   const action: AdminAction = {
     name: 'key issue',
     produit,
@@ -301,6 +309,34 @@ function keyIssue(args: Args): CliCommand {
     ...(expire === undefined ? {} : { expire }),
   };
   return admin(action, args.json);
+}
+
+/**
+ * `--produit`, or its English alias `--product` (docs/protocol.md#the-licence-cli: `--produit` is the
+ * wire field's name, which scripts rely on); one of them is required, and both only when they agree.
+ */
+function productOption(args: Args): string | CliCommand {
+  const produit = args.option('produit');
+  const product = args.option('product');
+  if (produit !== undefined && product !== undefined && produit !== product) {
+    return usage('key issue: --product is another name for --produit; give one of them');
+  }
+  const given = produit ?? product;
+  return given ?? usage(`key issue: --produit (or --product) is required (usage: ${args.spec.usage})`);
+}
+
+/**
+ * Which of `--sites` and `--expire` a kind takes (docs/protocol.md#administration): a trial needs its
+ * end, only a trial has one, a dev key binds no domain. Key administration keeps the same rules for
+ * the admin API (packages/service key-admin-rules.ts, `sites` and `expireAllowed`); the CLI says
+ * them first so that a wrong combination is a usage mistake (exit 2), as a malformed value is.
+ */
+function optionsOfKind(kind: KeyKind, sites: boolean, expire: boolean): string | undefined {
+  if (kind === 'trial' && !expire)
+    return "--kind trial needs --expire, the trial's end (ISO 8601, such as 2026-12-31T23:59:59Z)";
+  if (kind !== 'trial' && expire) return `--expire is for --kind trial only; leave it out for a ${kind} key`;
+  if (kind === 'dev' && sites) return 'a dev key binds no domain; leave --sites out';
+  return undefined;
 }
 
 function keyTransfer(args: Args): CliCommand {
@@ -340,18 +376,13 @@ function keyRevoke(args: Args): CliCommand {
 }
 
 /**
- * The key as the service will read it (docs/protocol.md#key-normalisation), given to `action`; a bad
- * one is a usage error that never echoes it.
+ * The key as the service will read it (docs/protocol.md#key-normalisation), given to `action`; an
+ * argument that cannot be a key (a hint, a word) is a usage error that never echoes a key
+ * (key-argument.ts).
  */
 function withKey(args: Args, action: (cle: string) => AdminAction): CliCommand {
-  let cle: string;
-  try {
-    cle = normalizeKey(args.positional(0));
-  } catch (error) {
-    if (isValidationError(error)) return usage(error.message);
-    throw error;
-  }
-  return admin(action(cle), args.json);
+  const key = readKeyArgument(args.name, args.positional(0));
+  return key.ok ? admin(action(key.cle), args.json) : usage(key.message);
 }
 
 function usage(message: string): CliCommand {

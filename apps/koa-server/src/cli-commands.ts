@@ -13,16 +13,25 @@ import { WEBHOOK_EVENT_TYPES } from '@licence/service';
  */
 export const COMMAND = 'pnpm licence';
 
+/**
+ * How the server is started from the repository root: node itself, with no package manager between
+ * it and the signals of a process manager (docs/protocol.md#the-licence-cli: npx does not pass
+ * SIGTERM on, and pnpm adds a line after a failed start).
+ */
+export const SERVE_COMMAND = 'node apps/koa-server/bin/licence.mjs serve';
+
 export const USAGE = `licence: the licence verification service and its administration
 
-Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's header out of --json output):
-  ${COMMAND} serve                                   start the HTTP service (embedded SQLite default)
+Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's own lines out of the output):
+  ${SERVE_COMMAND}           start the HTTP service (embedded SQLite default);
+                                                       node itself, so that SIGTERM reaches the server
   ${COMMAND} keygen --out FILE | --print-seed        make a new Ed25519 signing key, print its public key
   ${COMMAND} token                                   print a new admin token for LICENCE_ADMIN_TOKEN
   ${COMMAND} product add <id> --author <a> --name <n> [--staging <pattern,...>]
   ${COMMAND} product staging <id> [pattern ...]      set the product's staging host patterns; none clears them
   ${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]
-  ${COMMAND} key show <cle>
+                                                       --product <id> is --produit (the wire field's name) in English
+  ${COMMAND} key show <cle>                          the whole key: the service finds a key by it, not by its hint
   ${COMMAND} key regenerate <cle>
   ${COMMAND} key transfer <cle> [--from <host>] [--to <host>]
   ${COMMAND} key revoke <cle> [--reason <text>]
@@ -46,10 +55,21 @@ Options:
   --json        print the result as JSON (every command that prints data)
   -h, --help    this help; \`${COMMAND} <command> --help\` for one command
 
-Environment (docs/protocol.md#configuration): HOST, PORT, LICENCE_DATA_DIR, DATABASE_URL,
-LICENCE_SIGNING_KEY, LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY, LOG_LEVEL,
-LICENCE_WEBHOOK_ALLOW_PRIVATE, LICENCE_STAGING_HOSTS, LICENCE_PUBLIC_URL,
-LICENCE_BUYER_TRANSFERS_PER_30_DAYS.
+Environment (docs/protocol.md#configuration; default in brackets):
+  HOST, PORT                           where serve listens [127.0.0.1, 8080]
+  LICENCE_DATA_DIR                     the SQLite file and the generated signing key [./data]
+  DATABASE_URL                         postgres://...: PostgreSQL instead of the SQLite file
+  LICENCE_SIGNING_KEY                  the Ed25519 seed (base64), or LICENCE_SIGNING_KEY_FILE: a file holding it
+  LICENCE_ADMIN_TOKEN                  turns on the admin HTTP API and the console [off]
+  TRUST_PROXY                          your proxies: a hop count, or better a CIDR list [none]
+  LOG_LEVEL                            fatal, error, warn, info, debug, trace or silent [info]
+  LICENCE_MAX_CONNECTIONS              connections serve holds at once [10000]
+  LICENCE_MAX_CONNECTIONS_PER_IP       connections at once from one client address [100]
+  LICENCE_WORKERS                      worker processes of serve: 1 to 64, or auto (one per core) [1]
+  LICENCE_WEBHOOK_ALLOW_PRIVATE        1: webhook URLs may use http and private addresses [off]
+  LICENCE_STAGING_HOSTS                staging host patterns for every product [none]
+  LICENCE_PUBLIC_URL                   where buyers reach the service: buyer links start with it
+  LICENCE_BUYER_TRANSFERS_PER_30_DAYS  transfers a buyer may make per key in 30 days [3]
 Admin commands work on the store of LICENCE_DATA_DIR (default ./data), or of DATABASE_URL,
 directly, as the operator: no token needed. An author token (\`author token\`) opens the admin
 HTTP API and the console (/console) to that author's own products only (docs/protocol.md#authors).
@@ -57,7 +77,7 @@ Webhook events (docs/protocol.md#webhooks): ${WEBHOOK_EVENT_TYPES.join(', ')}.
 An http or private-address webhook URL needs LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (CLI and server).
 A staging host pattern (docs/protocol.md#staging-hosts) is a host name whose leftmost label may
 hold one *: *.flywheelstaging.com, staging-*.kinsta.cloud. Quote it in a shell.
-Exit codes: 0 done, 1 error, 2 usage.
+Exit codes: 0 done, 1 error, 2 usage (an unknown command or option, a missing or malformed one).
 `;
 
 export interface CommandSpec {
@@ -71,7 +91,7 @@ export interface CommandSpec {
 const JSON_OPTION = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 const COMMANDS = {
-  serve: { usage: `${COMMAND} serve`, positionals: [], options: { help: JSON_OPTION.help } },
+  serve: { usage: SERVE_COMMAND, positionals: [], options: { help: JSON_OPTION.help } },
   keygen: {
     usage: `${COMMAND} keygen [--out FILE] [--print-seed] [--json]  (writes FILE with mode 0600, never over an existing file)`,
     positionals: [],
@@ -94,11 +114,13 @@ const COMMANDS = {
     options: JSON_OPTION,
   },
   'key issue': {
-    usage: `${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]`,
+    usage: `${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]  (--product <id> is the same as --produit)`,
     positionals: [],
     options: {
       ...JSON_OPTION,
       produit: { type: 'string' },
+      // docs/protocol.md#the-licence-cli: the English alias of the wire field's name.
+      product: { type: 'string' },
       kind: { type: 'string' },
       sites: { type: 'string' },
       expire: { type: 'string' },
@@ -183,7 +205,14 @@ export function commandSpec(name: CommandName): CommandSpec {
 
 /** The words that take a second one (`product add`, `key show`, `author token`, `webhook add`...). */
 export function isGroup(word: string): boolean {
-  return word === 'product' || word === 'key' || word === 'author' || word === 'webhook';
+  return (GROUPS as readonly string[]).includes(word);
+}
+
+export const GROUPS = ['product', 'key', 'author', 'webhook'] as const;
+
+/** Every command's name, in the table's order (`serve`, `keygen`, ..., `key show`, ...). */
+export function commandNames(): readonly CommandName[] {
+  return Object.keys(COMMANDS).filter(isCommandName);
 }
 
 /** The usage lines of a group's commands. */

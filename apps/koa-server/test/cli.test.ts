@@ -261,6 +261,33 @@ describe('licence CLI errors', () => {
     expect(kind.stderr.split('\n')).toHaveLength(2);
   });
 
+  it('a mistyped command or option names the nearest one; an argument that is no key says so; all exit 2 with one line', async () => {
+    // docs/protocol.md#the-licence-cli. No data folder here: each one stops before any store is opened.
+    const cases: [readonly string[], unknown][] = [
+      [
+        ['kye', 'show', 'hello'],
+        'licence: unknown command "kye"; did you mean "key show"? (run `pnpm licence --help`)\n',
+      ],
+      [['server'], 'licence: unknown command "server"; did you mean "serve"? (run `pnpm licence --help`)\n'],
+      [
+        ['key', 'issue', '--prodiut', 'theme', '--kind', 'buyer'],
+        expect.stringMatching(
+          /^licence: key issue: unknown option --prodiut; did you mean --produit\? \(usage: [^\n]+\)\n$/,
+        ),
+      ],
+      [
+        ['key', 'show', 'hello'],
+        'licence: key show: "hello" is not a licence key: a key is 25 characters of 0-9 and A-Z without I, L, O or U, as XXXXX-XXXXX-XXXXX-XXXXX-XXXXX (docs/protocol.md#key-normalisation)\n',
+      ],
+      [
+        ['key', 'issue', '--product', 'theme', '--kind', 'trial'],
+        expect.stringMatching(/^licence: key issue: --kind trial needs --expire, [^\n]+\n$/),
+      ],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runCli(args, { cwd: root })));
+    expect(results).toEqual(cases.map(([, stderr]) => ({ code: 2, stdout: '', stderr })));
+  });
+
   it('--help prints the usage and exits 0', async () => {
     const help = await runCli(['--help'], { cwd: root });
     expect(help.code).toBe(0);
