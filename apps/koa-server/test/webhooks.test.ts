@@ -444,5 +444,10 @@ function expectEventData(received: readonly ReceivedWebhook[], cles: readonly st
     expect(sent === cle, `${type}: data.cle is the new key`).toBe(true);
     expect(rest).toEqual({ hint, produit, initiatedBy: 'operator' });
   }
-  expect(data('key.revoked')).toEqual({ hint: third, produit, quand: expect.stringMatching(ISO_SECOND) });
+  expect(data('key.revoked')).toEqual({
+    hint: third,
+    produit,
+    quand: expect.stringMatching(ISO_SECOND),
+    reason: 'refunded',
+  });
 }

@@ -8,7 +8,7 @@ import { keyRevokedEvent } from './webhook-events.js';
 
 /**
  * Revokes a live key for good (docs/protocol.md#key-lifecycle): it then answers `revocation`. The
- * `key.revoked` event (docs/protocol.md#webhooks: without the reason) is stored with the change.
+ * `key.revoked` event (docs/protocol.md#body: with the reason, or null) is stored with the change.
  */
 export async function revokeKey(context: AdminContext, cle: string, input: RevokeInput): Promise<RevokedKey> {
   const { store, clock, logger } = context;
@@ -17,10 +17,10 @@ export async function revokeKey(context: AdminContext, cle: string, input: Revok
   const now = nowSeconds(clock);
   requireAlive(stored, now);
   const quand = formatQuand(now);
-  const event = keyRevokedEvent(context.random, now, { hint: stored.hint, produit: stored.produit, quand });
+  const event = keyRevokedEvent(context.random, now, { hint: stored.hint, produit: stored.produit, quand, reason });
   const result = await fromStore(() => store.revokeKey(stored.id, reason, now, [event]));
   if (result === 'not-active') throw changedMeanwhile(stored);
-  // The reason is for the author: kept in the store, never logged.
+  // The reason is for the author (the store, the admin API, the event's body): never logged.
   logger.info({ action: 'key.revoke', hint: stored.hint }, 'key revoked');
   return { hint: stored.hint, status: 'revocation', quand };
 }

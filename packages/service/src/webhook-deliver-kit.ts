@@ -141,7 +141,7 @@ export async function addEndpoint(
 export async function addEvent({ store, clock }: Fixture): Promise<NewWebhookEvent> {
   const at = seconds(clock);
   const quand = new Date(at * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const data = keyRevokedData({ hint: 'AB12', produit: 'theme', quand });
+  const data = keyRevokedData({ hint: 'AB12', produit: 'theme', quand, reason: null });
   const event: NewWebhookEvent = {
     id: newWebhookEventId(randomBytes, at),
     type: 'key.revoked',

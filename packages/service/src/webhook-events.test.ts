@@ -66,11 +66,16 @@ describe('webhook events for the outbox (docs/protocol.md#webhooks)', () => {
 
   it('key.revoked and domain.bound', () => {
     const random = counterRandom();
-    const revoked = keyRevokedEvent(random, AT, { hint: 'Z211', produit: 'p', quand: '2026-11-22T10:14:00Z' });
+    const revoked = keyRevokedEvent(random, AT, {
+      hint: 'Z211',
+      produit: 'p',
+      quand: '2026-11-22T10:14:00Z',
+      reason: null,
+    });
     expect(JSON.parse(revoked.body)).toEqual({
       type: 'key.revoked',
       timestamp: '2026-11-22T10:14:00Z',
-      data: { hint: 'Z211', produit: 'p', quand: '2026-11-22T10:14:00Z' },
+      data: { hint: 'Z211', produit: 'p', quand: '2026-11-22T10:14:00Z', reason: null },
     });
     const bound = domainBoundEvent(random, AT, { hint: 'Z211', produit: 'p', domain: 'exemple.fr' });
     expect(bound).toMatchObject({ type: 'domain.bound', produit: 'p', at: AT, dedupe: null });
@@ -92,9 +97,9 @@ describe('webhook events for the outbox (docs/protocol.md#webhooks)', () => {
 
   it('refuses what the payload builders refuse: a full key as the hint, a refusal other than autre_domaine', () => {
     const random = counterRandom();
-    expect(() => keyRevokedEvent(random, AT, { hint: NEW, produit: 'p', quand: '2026-11-22T10:14:00Z' })).toThrow(
-      "hint: expected the key's four-character hint, got a string of 29 characters",
-    );
+    expect(() =>
+      keyRevokedEvent(random, AT, { hint: NEW, produit: 'p', quand: '2026-11-22T10:14:00Z', reason: null }),
+    ).toThrow("hint: expected the key's four-character hint, got a string of 29 characters");
     expect(() =>
       // @ts-expect-error: verdict.refused is for autre_domaine only
       verdictRefusedEvent(random, AT, 'k', { hint: 'Z211', produit: 'p', motif: 'revoquee', hote: 'a.fr' }),
@@ -181,20 +186,28 @@ describe('each key change stores exactly its event, in the same store call (docs
     });
   });
 
-  it('revoke: key.revoked with the time, never the reason', async () => {
-    const { service, clock, events } = await listening();
+  it('revoke: key.revoked with the time and the reason given, null without one', async () => {
+    const { service, clock, events, logger } = await listening();
     const cle = await issue(service, {});
+    const other = await issue(service, {});
     await events();
-    await admin(service, 'POST', `/admin/keys/${cle}/revoke`, { reason: 'chargeback 42' }, 200);
+    await admin(service, 'POST', `/admin/keys/${cle}/revoke`, { reason: '  chargeback 42 ' }, 200);
+    await admin(service, 'POST', `/admin/keys/${other}/revoke`, {}, 200);
     const bodies = await events();
     expect(bodies).toEqual([
       {
         type: 'key.revoked',
         timestamp: isoNow(clock),
-        data: { hint: hintOf(cle), produit: 'mon-theme', quand: isoNow(clock) },
+        data: { hint: hintOf(cle), produit: 'mon-theme', quand: isoNow(clock), reason: 'chargeback 42' },
+      },
+      {
+        type: 'key.revoked',
+        timestamp: isoNow(clock),
+        data: { hint: hintOf(other), produit: 'mon-theme', quand: isoNow(clock), reason: null },
       },
     ]);
-    expect(JSON.stringify(bodies).includes('chargeback')).toBe(false);
+    // docs/protocol.md#privacy: sent to the author's endpoints, never logged.
+    expect(JSON.stringify(logger.lines).includes('chargeback')).toBe(false);
   });
 
   it('a refused change stores no event', async () => {

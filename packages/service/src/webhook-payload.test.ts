@@ -33,14 +33,19 @@ describe('webhookBody (docs/protocol.md#webhooks)', () => {
   });
 
   it('is {type, timestamp (ISO 8601 UTC), data} as JSON', () => {
-    const data = keyRevokedData({ hint: 'Z211', produit: 'son-theme', quand: '2026-01-01T00:00:00Z' });
+    const data = keyRevokedData({
+      hint: 'Z211',
+      produit: 'son-theme',
+      quand: '2026-01-01T00:00:00Z',
+      reason: 'refund',
+    });
     expect(webhookBody('key.revoked', 1767225600, data)).toBe(
-      '{"type":"key.revoked","timestamp":"2026-01-01T00:00:00Z","data":{"hint":"Z211","produit":"son-theme","quand":"2026-01-01T00:00:00Z"}}',
+      '{"type":"key.revoked","timestamp":"2026-01-01T00:00:00Z","data":{"hint":"Z211","produit":"son-theme","quand":"2026-01-01T00:00:00Z","reason":"refund"}}',
     );
   });
 
   it('refuses an unknown type and a bad time', () => {
-    const data = keyRevokedData({ hint: 'Z211', produit: 'p', quand: '2026-01-01T00:00:00Z' });
+    const data = keyRevokedData({ hint: 'Z211', produit: 'p', quand: '2026-01-01T00:00:00Z', reason: null });
     // @ts-expect-error: not an event type
     expect(() => webhookBody('key.deleted', 0, data)).toThrow(
       `type: expected one of ${WEBHOOK_EVENT_TYPES.join(', ')}`,
@@ -61,8 +66,13 @@ describe('data builders', () => {
     });
     expect(keyReplacedData({ hint: 'Z211', cle: NEW, produit: 'p' })).toEqual({ hint: 'Z211', cle: NEW, produit: 'p' });
     expect(keyReplacedData({ hint: 'Z211', cle: NEW, produit: 'p', initiatedBy: 'buyer' }).initiatedBy).toBe('buyer');
-    const revoked = { hint: 'Z211', produit: 'p', quand: '2026-01-01T00:00:00Z', reason: 'chargeback' };
-    expect(keyRevokedData(revoked)).toEqual({ hint: 'Z211', produit: 'p', quand: '2026-01-01T00:00:00Z' });
+    const revoked = { hint: 'Z211', produit: 'p', quand: '2026-01-01T00:00:00Z', reason: 'chargeback', note: 'x' };
+    expect(keyRevokedData(revoked)).toEqual({
+      hint: 'Z211',
+      produit: 'p',
+      quand: '2026-01-01T00:00:00Z',
+      reason: 'chargeback',
+    });
     expect(domainBoundData({ hint: 'Z211', produit: 'p', domain: 'exemple.fr' })).toEqual({
       hint: 'Z211',
       produit: 'p',
@@ -86,7 +96,7 @@ describe('data builders', () => {
       "hint: expected the key's four-character hint, got a string of 25 characters",
     ],
     [
-      () => keyRevokedData({ hint: 'z211', produit: 'p', quand: 'q' }),
+      () => keyRevokedData({ hint: 'z211', produit: 'p', quand: 'q', reason: null }),
       "hint: expected the key's four-character hint, got a string of 4 characters",
     ],
     [
@@ -147,7 +157,7 @@ function bodies(old: string, next: string, free: string): Record<WebhookEventTyp
     }),
     'key.regenerated': keyReplacedData({ ...extra, hint, cle: next, produit: free }),
     'key.transferred': keyReplacedData({ ...extra, hint, cle: next, produit: free, initiatedBy: 'author' }),
-    'key.revoked': keyRevokedData({ ...extra, hint, produit: free, quand: '2026-01-01T00:00:00Z' }),
+    'key.revoked': keyRevokedData({ ...extra, hint, produit: free, quand: '2026-01-01T00:00:00Z', reason: free }),
     'domain.bound': domainBoundData({ ...extra, hint, produit: free, domain: `${free}.fr` }),
     'verdict.refused': verdictRefusedData({ ...extra, hint, produit: free, motif: 'autre_domaine', hote: free }),
   };

@@ -53,6 +53,8 @@ export interface KeyRevokedData {
   readonly produit: string;
   /** ISO 8601. */
   readonly quand: string;
+  /** The reason given with the revocation (as the admin API keeps it), null when none was. */
+  readonly reason: string | null;
 }
 
 export interface DomainBoundData {
@@ -120,9 +122,17 @@ export function keyReplacedData(input: KeyReplacedData): KeyReplacedData {
   return { ...data, initiatedBy: input.initiatedBy };
 }
 
-/** The revocation reason stays out: it is the author's own record, never logged nor sent. */
+/**
+ * docs/protocol.md#body: the reason goes to the endpoints of the key's author and of every author,
+ * who read it on `GET /admin/keys/:cle` already; it is still never logged.
+ */
 export function keyRevokedData(input: KeyRevokedData): KeyRevokedData {
-  return { hint: hint(input.hint), produit: text('produit', input.produit), quand: text('quand', input.quand) };
+  return {
+    hint: hint(input.hint),
+    produit: text('produit', input.produit),
+    quand: text('quand', input.quand),
+    reason: input.reason === null ? null : text('reason', input.reason),
+  };
 }
 
 export function domainBoundData(input: DomainBoundData): DomainBoundData {
