@@ -67,6 +67,8 @@ Environment (docs/protocol.md#configuration; default in brackets):
   LICENCE_MAX_CONNECTIONS_PER_IP       connections at once from one client address [100]
   LICENCE_WORKERS                      worker processes of serve: 1 to 64, or auto (one per core) [1]
   LICENCE_WEBHOOK_ALLOW_PRIVATE        1: webhook URLs may use http and private addresses [off]
+  LICENCE_WEBHOOKS_PER_AUTHOR          webhook endpoints one author may have, 0 to 1000 [10]
+  LICENCE_WEBHOOK_CONCURRENCY          webhook delivery attempts in flight at once, 1 to 1000 [32]
   LICENCE_STAGING_HOSTS                staging host patterns for every product [none]
   LICENCE_PUBLIC_URL                   where buyers reach the service: buyer links start with it
   LICENCE_BUYER_TRANSFERS_PER_30_DAYS  transfers a buyer may make per key in 30 days [3]
@@ -204,11 +206,11 @@ export function commandSpec(name: CommandName): CommandSpec {
 }
 
 /** The words that take a second one (`product add`, `key show`, `author token`, `webhook add`...). */
+export const GROUPS = ['product', 'key', 'author', 'webhook'] as const;
+
 export function isGroup(word: string): boolean {
   return (GROUPS as readonly string[]).includes(word);
 }
-
-export const GROUPS = ['product', 'key', 'author', 'webhook'] as const;
 
 /** Every command's name, in the table's order (`serve`, `keygen`, ..., `key show`, ...). */
 export function commandNames(): readonly CommandName[] {
