@@ -33,6 +33,8 @@ describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
       maxConnections: undefined,
       maxConnectionsPerIp: 100,
       webhookAllowPrivate: false,
+      webhooksPerAuthor: 10,
+      webhookConcurrency: 32,
       stagingHosts: [],
       publicUrl: undefined,
       buyerTransfersPer30Days: undefined,
@@ -226,6 +228,17 @@ describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
   it.each(['true', 'yes', 'on', '2', 'TRUE', '01'])('refuses %j in one line naming the variable', (raw) => {
     expect(errors(loadConfig({ LICENCE_WEBHOOK_ALLOW_PRIVATE: raw }, CWD))).toEqual([
       `LICENCE_WEBHOOK_ALLOW_PRIVATE: expected 1 (on) or 0 (off), got "${raw}"`,
+    ]);
+  });
+});
+
+describe('LICENCE_WEBHOOKS_PER_AUTHOR and LICENCE_WEBHOOK_CONCURRENCY (docs/protocol.md#configuration)', () => {
+  it('reads them, and a bad one stops the start with one line naming its variable', () => {
+    const config = ok(loadConfig({ LICENCE_WEBHOOKS_PER_AUTHOR: '3', LICENCE_WEBHOOK_CONCURRENCY: ' 64 ' }, CWD));
+    expect([config.webhooksPerAuthor, config.webhookConcurrency]).toEqual([3, 64]);
+    expect(errors(loadConfig({ LICENCE_WEBHOOKS_PER_AUTHOR: '5000', LICENCE_WEBHOOK_CONCURRENCY: '0' }, CWD))).toEqual([
+      'LICENCE_WEBHOOKS_PER_AUTHOR: expected an integer from 0 to 1000, got "5000"',
+      'LICENCE_WEBHOOK_CONCURRENCY: expected an integer from 1 to 1000, got "0"',
     ]);
   });
 });

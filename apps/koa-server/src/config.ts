@@ -8,9 +8,9 @@ import {
   parseBuyerTransfers,
   parsePublicUrl,
   parseStagingHosts,
-  parseWebhookAllowPrivate,
   readSharedConfig,
   readVariable,
+  readWebhookConfig,
 } from '@licence/service';
 import type { ConfiguredSigningKey, Environment, LogLevel, Parsed, TrustProxy } from '@licence/service';
 import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
@@ -20,7 +20,8 @@ import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
  * (fixed: scripts and docs rely on them). The variables every adapter shares are read by
  * @licence/service (`readSharedConfig`); this file adds the server's own (HOST, PORT,
  * LICENCE_DATA_DIR, LICENCE_MAX_CONNECTIONS, LICENCE_MAX_CONNECTIONS_PER_IP,
- * LICENCE_WEBHOOK_ALLOW_PRIVATE, LICENCE_STAGING_HOSTS, LICENCE_PUBLIC_URL,
+ * LICENCE_WEBHOOK_ALLOW_PRIVATE, LICENCE_WEBHOOKS_PER_AUTHOR, LICENCE_WEBHOOK_CONCURRENCY (these three
+ * read by @licence/service's `readWebhookConfig`, as on Lambda), LICENCE_STAGING_HOSTS, LICENCE_PUBLIC_URL,
  * LICENCE_BUYER_TRANSFERS_PER_30_DAYS, LICENCE_WORKERS) and its defaults: the SQLite file and the embedded key in the data folder.
  * `loadConfig` is pure: it is handed the environment and a working directory and never touches the
  * disk, so every rule is testable without a process.
@@ -66,6 +67,13 @@ export interface ServerConfig {
    * Default false.
    */
   readonly webhookAllowPrivate: boolean;
+  /** LICENCE_WEBHOOKS_PER_AUTHOR (docs/protocol.md#endpoints): the endpoints one author may have; default 10. */
+  readonly webhooksPerAuthor: number;
+  /**
+   * LICENCE_WEBHOOK_CONCURRENCY (docs/protocol.md#delivery): the deliverer's attempts in flight at
+   * most; default 32. Each holds a descriptor, kept out of the connections (connection-limits.ts).
+   */
+  readonly webhookConcurrency: number;
   /**
    * LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts): the operator's staging host patterns,
    * normalised; [] when unset.
@@ -118,7 +126,7 @@ export function loadConfig(env: Environment, cwd: string, cores: number = availa
       'LICENCE_MAX_CONNECTIONS_PER_IP',
       readVariable(env, 'LICENCE_MAX_CONNECTIONS_PER_IP'),
     ),
-    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    ...readWebhookConfig(env),
     stagingHosts: parseStagingHosts(readVariable(env, 'LICENCE_STAGING_HOSTS')),
     publicUrl: parsePublicUrl(readVariable(env, 'LICENCE_PUBLIC_URL')),
     buyerTransfersPer30Days: parseBuyerTransfers(readVariable(env, 'LICENCE_BUYER_TRANSFERS_PER_30_DAYS')),

@@ -10,7 +10,12 @@ import {
   readOpenFileLimit,
 } from './connection-limits.js';
 
-const unset = { maxConnections: undefined, maxConnectionsPerIp: DEFAULT_MAX_CONNECTIONS_PER_IP, trustProxy: undefined };
+const unset = {
+  maxConnections: undefined,
+  maxConnectionsPerIp: DEFAULT_MAX_CONNECTIONS_PER_IP,
+  trustProxy: undefined,
+  webhookConcurrency: 32,
+};
 
 describe('connectionLimits (docs/protocol.md#limits)', () => {
   it('defaults to 10,000 in all and 100 per address, the documented values', () => {
@@ -21,23 +26,39 @@ describe('connectionLimits (docs/protocol.md#limits)', () => {
     });
   });
 
-  it('shrinks the default total below the open-file limit, keeping 256 descriptors', () => {
+  it('shrinks the default total below the open-file limit, keeping 256 descriptors and one per webhook attempt', () => {
     expect(connectionLimits(unset, 1024)).toEqual({
       ok: true,
-      value: { maxConnections: 768, maxConnectionsPerIp: 100 },
+      value: { maxConnections: 736, maxConnectionsPerIp: 100 },
     });
+    // docs/protocol.md#limits: connections + attempts in flight + the reserve never exceed the limit.
+    for (const webhookConcurrency of [1, 32, 500]) {
+      const limits = connectionLimits({ ...unset, webhookConcurrency }, 1024);
+      expect(limits.ok && limits.value.maxConnections + webhookConcurrency + DESCRIPTOR_RESERVE).toBe(1024);
+    }
   });
 
   it('keeps a configured total that fits, and drops the cap per address behind a proxy', () => {
-    const limits = connectionLimits({ maxConnections: 500, maxConnectionsPerIp: 7, trustProxy: { hops: 1 } }, 1024);
+    const limits = connectionLimits(
+      { ...unset, maxConnections: 500, maxConnectionsPerIp: 7, trustProxy: { hops: 1 } },
+      1024,
+    );
     expect(limits).toEqual({ ok: true, value: { maxConnections: 500, maxConnectionsPerIp: undefined } });
   });
 
-  it('refuses a configured total above the open-file limit minus the reserve, naming LICENCE_MAX_CONNECTIONS', () => {
-    expect(connectionLimits({ ...unset, maxConnections: 768 }, 1024).ok).toBe(true);
-    const refused = connectionLimits({ ...unset, maxConnections: 769 }, 1024);
+  it('refuses a configured total above the open-file limit minus the reserve and the attempts, naming LICENCE_MAX_CONNECTIONS', () => {
+    expect(connectionLimits({ ...unset, maxConnections: 736 }, 1024).ok).toBe(true);
+    const refused = connectionLimits({ ...unset, maxConnections: 737 }, 1024);
     expect(refused.ok ? [] : refused.errors.map(configErrorLine)).toEqual([
-      'LICENCE_MAX_CONNECTIONS: 769 is above what this process may open: at most 768 (open-file limit 1024 minus 256 kept for the database and files); lower it or raise the limit (ulimit -n)',
+      'LICENCE_MAX_CONNECTIONS: 737 is above what this process may open: at most 736 (open-file limit 1024 minus 256 kept for the database and files and 32 for webhook attempts, LICENCE_WEBHOOK_CONCURRENCY); lower it or raise the limit (ulimit -n)',
+    ]);
+  });
+
+  it('refuses webhook attempts that leave no connection, naming LICENCE_WEBHOOK_CONCURRENCY', () => {
+    expect(connectionLimits({ ...unset, webhookConcurrency: 767 }, 1024).ok).toBe(true);
+    const refused = connectionLimits({ ...unset, webhookConcurrency: 768 }, 1024);
+    expect(refused.ok ? [] : refused.errors.map(configErrorLine)).toEqual([
+      'LICENCE_WEBHOOK_CONCURRENCY: 768 webhook attempts leave no connection: the process may open only 1024 files, 256 of them kept for the database and files; lower it or raise the limit (ulimit -n)',
     ]);
   });
 

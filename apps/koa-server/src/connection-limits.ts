@@ -5,7 +5,11 @@ import type { Parsed, TrustProxy } from '@licence/service';
 /**
  * How many connections the server holds at once (docs/protocol.md#limits): a total below what the
  * process may open, and a cap per client address, so one client holding idle connections cannot
- * take the descriptors every other client needs.
+ * take the descriptors every other client needs. What the process may open is shared with the
+ * webhook deliverer's outbound sockets (one per attempt in flight, at most
+ * LICENCE_WEBHOOK_CONCURRENCY, docs/protocol.md#delivery): they are kept out of the total, so that
+ * connections + attempts + the reserve never exceed the open-file limit, however many receivers
+ * accept and never answer.
  */
 
 /** LICENCE_MAX_CONNECTIONS when unset, unless the descriptor limit is lower. */
@@ -30,26 +34,36 @@ export interface ConfiguredLimits {
   readonly maxConnections: number | undefined;
   readonly maxConnectionsPerIp: number;
   readonly trustProxy: TrustProxy | undefined;
+  /** LICENCE_WEBHOOK_CONCURRENCY: the deliverer's sockets at most, kept out of the total. */
+  readonly webhookConcurrency: number;
 }
 
 /**
  * The limits for this process. The total is LICENCE_MAX_CONNECTIONS or 10,000, and never more than
- * the open-file limit minus the reserve: a configured value above it stops the start (one line
- * naming the variable), the default shrinks to fit. With TRUST_PROXY set there is no cap per
- * address: the proxy caps its own clients.
+ * the open-file limit minus the reserve and the webhook attempts: a configured value above it stops
+ * the start (one line naming the variable), the default shrinks to fit. With TRUST_PROXY set there
+ * is no cap per address: the proxy caps its own clients. (A worker of LICENCE_WORKERS runs no
+ * deliverer, but keeps the same room: one rule for every process is easier to reason about.)
  */
 export function connectionLimits(config: ConfiguredLimits, openFiles: number): Parsed<ConnectionLimits> {
-  const room = openFiles - DESCRIPTOR_RESERVE;
-  if (room < 1) {
+  const outbound = config.webhookConcurrency;
+  const room = openFiles - DESCRIPTOR_RESERVE - outbound;
+  if (openFiles - DESCRIPTOR_RESERVE < 1) {
     return invalid(
       'LICENCE_MAX_CONNECTIONS',
       `the process may open only ${openFiles} files, not more than the ${DESCRIPTOR_RESERVE} kept for the database and files; raise the limit (ulimit -n)`,
     );
   }
+  if (room < 1) {
+    return invalid(
+      'LICENCE_WEBHOOK_CONCURRENCY',
+      `${outbound} webhook attempts leave no connection: the process may open only ${openFiles} files, ${DESCRIPTOR_RESERVE} of them kept for the database and files; lower it or raise the limit (ulimit -n)`,
+    );
+  }
   if (config.maxConnections !== undefined && config.maxConnections > room) {
     return invalid(
       'LICENCE_MAX_CONNECTIONS',
-      `${config.maxConnections} is above what this process may open: at most ${room} (open-file limit ${openFiles} minus ${DESCRIPTOR_RESERVE} kept for the database and files); lower it or raise the limit (ulimit -n)`,
+      `${config.maxConnections} is above what this process may open: at most ${room} (open-file limit ${openFiles} minus ${DESCRIPTOR_RESERVE} kept for the database and files and ${outbound} for webhook attempts, LICENCE_WEBHOOK_CONCURRENCY); lower it or raise the limit (ulimit -n)`,
     );
   }
   return parsed({

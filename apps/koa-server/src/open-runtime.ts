@@ -90,6 +90,8 @@ export async function openAdminRuntime(config: ServerConfig, options: OpenRuntim
     logger: options.logger,
     // docs/protocol.md#webhooks: `licence webhook add http://127.0.0.1:...` for a local receiver.
     webhookAllowPrivate: config.webhookAllowPrivate,
+    // docs/protocol.md#endpoints: the CLI's endpoints of an author count under its quota too.
+    webhooksPerAuthor: config.webhooksPerAuthor,
     ...(signer === undefined ? {} : { signer }),
   });
   return { admin, close: () => backend.close() };
@@ -168,6 +170,7 @@ function build(
       ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       ...(adminToken === undefined ? {} : { adminToken }),
       webhookAllowPrivate: config.webhookAllowPrivate,
+      webhooksPerAuthor: config.webhooksPerAuthor,
       // docs/protocol.md#staging-hosts: LICENCE_STAGING_HOSTS, already checked by loadConfig.
       stagingHosts: config.stagingHosts,
       // docs/protocol.md#buyer-links: already checked by loadConfig.

@@ -174,6 +174,8 @@ function startDeliverer(
     clock: { now: options.now ?? Date.now },
     logger: options.logger,
     allowPrivate: options.config.webhookAllowPrivate,
+    // docs/protocol.md#delivery: the sockets it may hold, which checkedLimits kept out of the connections.
+    concurrency: options.config.webhookConcurrency,
   });
   deliverer.start(options.webhookIntervalMs);
   return deliverer;
@@ -199,6 +201,8 @@ export function announce(
       database,
       ...limits,
       webhookAllowPrivate: config.webhookAllowPrivate,
+      webhooksPerAuthor: config.webhooksPerAuthor,
+      webhookConcurrency: config.webhookConcurrency,
       // docs/protocol.md#staging-hosts: how many patterns LICENCE_STAGING_HOSTS gave (the banner lists them).
       stagingHosts: config.stagingHosts.length,
       workers: config.workers,

@@ -87,7 +87,7 @@ describe('licence serve: start errors name the variable and never hang', () => {
     const outcome = await serve({ LICENCE_MAX_CONNECTIONS: '999999999', LICENCE_DATA_DIR: dataDir });
     expect(outcome.code).toBe(1);
     expect(outcome.stderr).toMatch(
-      /^licence: LICENCE_MAX_CONNECTIONS: 999999999 is above what this process may open: at most \d+ \(open-file limit \d+ minus 256 kept for the database and files\); lower it or raise the limit \(ulimit -n\)\n$/,
+      /^licence: LICENCE_MAX_CONNECTIONS: 999999999 is above what this process may open: at most \d+ \(open-file limit \d+ minus 256 kept for the database and files and 32 for webhook attempts, LICENCE_WEBHOOK_CONCURRENCY\); lower it or raise the limit \(ulimit -n\)\n$/,
     );
     expect(() => statSync(dataDir)).toThrow();
   });

@@ -28,6 +28,10 @@ export interface DrainResult {
 }
 
 /**
+ * Rounds run one after the other, and each claims at most the deliverer's free slots
+ * (LICENCE_WEBHOOK_CONCURRENCY, docs/protocol.md#delivery-on-aws-lambda): a run never has more
+ * attempts in flight than the Koa server's deliverer would.
+ *
  * Runs rounds until one makes no attempt (nothing is due: a delivery that just failed is due again
  * in 5 s at the earliest, so a receiver that is down ends the loop rather than spinning it) or
  * less than `roundBudgetMs` is left. The first round always runs: a function given a Timeout

@@ -134,12 +134,26 @@ describe('loadWebhooksConfig (the scheduled webhooks function)', () => {
       }),
     ).toEqual({
       ok: true,
-      value: { databaseUrl: BASE.DATABASE_URL, webhookAllowPrivate: true, logLevel: 'debug' },
+      value: { databaseUrl: BASE.DATABASE_URL, webhookAllowPrivate: true, webhookConcurrency: 32, logLevel: 'debug' },
     });
     expect(loadWebhooksConfig({ DATABASE_URL: BASE.DATABASE_URL })).toEqual({
       ok: true,
-      value: { databaseUrl: BASE.DATABASE_URL, webhookAllowPrivate: false, logLevel: 'info' },
+      value: { databaseUrl: BASE.DATABASE_URL, webhookAllowPrivate: false, webhookConcurrency: 32, logLevel: 'info' },
     });
+  });
+
+  it('reads LICENCE_WEBHOOK_CONCURRENCY as the Koa server does (docs/protocol.md#delivery-on-aws-lambda)', () => {
+    const read = loadWebhooksConfig({ DATABASE_URL: BASE.DATABASE_URL, LICENCE_WEBHOOK_CONCURRENCY: '8' });
+    expect(read.ok && read.value.webhookConcurrency).toBe(8);
+    for (const value of ['0', '1001', 'lots']) {
+      const env = { DATABASE_URL: BASE.DATABASE_URL, LICENCE_WEBHOOK_CONCURRENCY: value };
+      const lambda = loadWebhooksConfig(env);
+      const koa = loadConfig(env, '/var/task');
+      expect(lambda.ok ? [] : lambda.errors.map(configErrorLine)).toEqual([
+        `LICENCE_WEBHOOK_CONCURRENCY: expected an integer from 1 to 1000, got "${value}"`,
+      ]);
+      expect(lambda.ok ? [] : lambda.errors).toEqual(koa.ok ? [] : koa.errors);
+    }
   });
 
   it('names every bad variable, one line each, never the database URL', () => {
@@ -205,6 +219,7 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
     ].map((value) => ({ ...BASE, TRUST_PROXY: value })),
     ...['trace', 'INFO', 'verbose'].map((value) => ({ ...BASE, LOG_LEVEL: value })),
     ...['1', '0', '', ' 1 ', 'yes', 'true'].map((value) => ({ ...BASE, LICENCE_WEBHOOK_ALLOW_PRIVATE: value })),
+    ...['', '0', '25', '1000', '1001', '-1', 'ten'].map((value) => ({ ...BASE, LICENCE_WEBHOOKS_PER_AUTHOR: value })),
     ...['', '*.recette.fr, Preview-*.A.fr.', 'a.fr,,b.fr', 'exemple.*'].map((value) => ({
       ...BASE,
       LICENCE_STAGING_HOSTS: value,
@@ -223,6 +238,7 @@ describe('the same reading as the Koa server (one configuration, two adapters)',
         expect(lambda.value.logLevel).toBe(koa.value.logLevel);
         expect(lambda.value.signingKey).toEqual(koa.value.signingKey);
         expect(lambda.value.webhookAllowPrivate).toBe(koa.value.webhookAllowPrivate);
+        expect(lambda.value.webhooksPerAuthor).toBe(koa.value.webhooksPerAuthor);
         expect(lambda.value.stagingHosts).toEqual(koa.value.stagingHosts);
         expect(koa.value.database).toEqual({ kind: 'postgres', url: lambda.value.databaseUrl });
       }

@@ -5,9 +5,9 @@ import {
   parseLogLevel,
   parsePublicUrl,
   parseStagingHosts,
-  parseWebhookAllowPrivate,
   readSharedConfig,
   readVariable,
+  readWebhookConfig,
   required,
 } from '@licence/service';
 import type { ConfiguredSigningKey, Environment, LogLevel, Parsed, TrustProxy } from '@licence/service';
@@ -45,6 +45,8 @@ export interface LambdaConfig {
   readonly logLevel: LogLevel;
   /** LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (docs/protocol.md#webhooks): http and private destinations allowed. */
   readonly webhookAllowPrivate: boolean;
+  /** LICENCE_WEBHOOKS_PER_AUTHOR (docs/protocol.md#endpoints): the endpoints one author may have; default 10. */
+  readonly webhooksPerAuthor: number;
   /** LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts): the operator's staging host patterns; [] when unset. */
   readonly stagingHosts: readonly string[];
   /**
@@ -60,6 +62,8 @@ export type LambdaConfigResult = Parsed<LambdaConfig>;
 
 export function loadLambdaConfig(env: Environment, cwd: string): LambdaConfigResult {
   const shared = readSharedConfig(env, cwd);
+  // The same reading as the Koa server's; this function delivers nothing, so no concurrency.
+  const webhooks = readWebhookConfig(env);
   return combine<LambdaConfig>({
     ...shared,
     databaseUrl: required(
@@ -72,7 +76,8 @@ export function loadLambdaConfig(env: Environment, cwd: string): LambdaConfigRes
       'LICENCE_SIGNING_KEY',
       'required on AWS Lambda (no data folder to keep a generated one); set LICENCE_SIGNING_KEY (a base64 32-byte seed: `licence keygen` makes one) or LICENCE_SIGNING_KEY_FILE',
     ),
-    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    webhookAllowPrivate: webhooks.webhookAllowPrivate,
+    webhooksPerAuthor: webhooks.webhooksPerAuthor,
     stagingHosts: parseStagingHosts(readVariable(env, 'LICENCE_STAGING_HOSTS')),
     publicUrl: parsePublicUrl(readVariable(env, 'LICENCE_PUBLIC_URL')),
     buyerTransfersPer30Days: parseBuyerTransfers(readVariable(env, 'LICENCE_BUYER_TRANSFERS_PER_30_DAYS')),
@@ -81,7 +86,7 @@ export function loadLambdaConfig(env: Environment, cwd: string): LambdaConfigRes
 
 /**
  * The scheduled `webhooks` function's configuration (template.yaml, LicenceWebhooksFunction): the
- * database, the destination rule and the log level, nothing more. It is the one function that
+ * database, the destination rule, the bound on attempts in flight and the log level, nothing more. It is the one function that
  * connects to URLs authors chose, so it is given neither the signing key nor the admin token (it
  * signs with each endpoint's own secret, read from the database): what it does not hold, a fault
  * in it cannot leak.
@@ -90,17 +95,24 @@ export interface WebhooksConfig {
   /** postgres://... Holds a password: never print it. */
   readonly databaseUrl: string;
   readonly webhookAllowPrivate: boolean;
+  /**
+   * LICENCE_WEBHOOK_CONCURRENCY (docs/protocol.md#delivery-on-aws-lambda): the attempts a run has in
+   * flight at most, as on the Koa server; default 32.
+   */
+  readonly webhookConcurrency: number;
   readonly logLevel: LogLevel;
 }
 
 export function loadWebhooksConfig(env: Environment): Parsed<WebhooksConfig> {
+  const webhooks = readWebhookConfig(env);
   return combine<WebhooksConfig>({
     databaseUrl: required(
       parseDatabaseUrl(readVariable(env, 'DATABASE_URL')),
       'DATABASE_URL',
       'required on AWS Lambda (the outbox to drain is in PostgreSQL); set a postgres:// URL',
     ),
-    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    webhookAllowPrivate: webhooks.webhookAllowPrivate,
+    webhookConcurrency: webhooks.webhookConcurrency,
     logLevel: parseLogLevel(readVariable(env, 'LOG_LEVEL')),
   });
 }

@@ -81,6 +81,7 @@ export async function openLambdaRuntime(
       ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
       // docs/protocol.md#webhooks: which endpoint URLs POST /admin/webhooks accepts.
       webhookAllowPrivate: config.webhookAllowPrivate,
+      webhooksPerAuthor: config.webhooksPerAuthor,
       // docs/protocol.md#staging-hosts: LICENCE_STAGING_HOSTS, already checked by the config loader.
       stagingHosts: config.stagingHosts,
       // docs/protocol.md#buyer-links: already checked by the config loader.

@@ -42,8 +42,13 @@ export async function openWebhooksRuntime(
     clock: { now: options.now ?? Date.now },
     logger,
     allowPrivate: config.webhookAllowPrivate,
+    // docs/protocol.md#delivery-on-aws-lambda: each round claims at most the free slots, as on Koa.
+    concurrency: config.webhookConcurrency,
   });
-  logger.info({ database, allowPrivate: config.webhookAllowPrivate }, 'webhook deliverer ready');
+  logger.info(
+    { database, allowPrivate: config.webhookAllowPrivate, concurrency: config.webhookConcurrency },
+    'webhook deliverer ready',
+  );
   return {
     deliverer,
     close: async () => {
