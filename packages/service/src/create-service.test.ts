@@ -97,10 +97,9 @@ describe('createService', () => {
     clock.advance(30 * DAY + 1000);
     await issue(service, {});
     expect(await service.purge()).toBe(0);
-    expect(logger.lines.find((line) => line.fields.action === 'purge.webhooks')?.fields).toEqual({
-      action: 'purge.webhooks',
-      events: 1,
-      before: iso(clock.nowMs - 30 * DAY),
+    expect(logger.lines.filter((line) => line.fields.action === 'purge').at(-1)?.fields).toMatchObject({
+      webhookEvents: 1,
+      webhookEventsBefore: iso(clock.nowMs - 30 * DAY),
     });
     const left = await store.listWebhookDeliveries(String(id), 100);
     expect(left.map((delivery) => delivery.id)).not.toContain(old[0]?.id);

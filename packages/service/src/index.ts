@@ -110,6 +110,7 @@ export {
   rateLimitKey,
 } from './client-ip.js';
 export { parseTrustProxy } from './parse-trust-proxy.js';
+export { isTrustedPeer } from './trusted-peer.js';
 export {
   adminTokenFault,
   decodeSeed,

@@ -17,7 +17,7 @@ export const WEBHOOK_RETENTION_SECONDS = 30 * DAY_SECONDS;
  * The daily purge. docs/protocol.md#privacy: deletes the request-log entries logged more than
  * twelve months ago, and with them their client IPs; `erased` counts the entries deleted, each with
  * its IP. docs/protocol.md#webhooks: deletes the webhook events older than 30 days with their
- * deliveries (counted in the log line only). The operator's alone (docs/protocol.md#authors): it
+ * deliveries (counted in the log line only). One log line says both. The operator's alone (docs/protocol.md#authors): it
  * reaches every author's log.
  */
 export async function purge(context: AdminContext): Promise<{ readonly erased: number }> {
@@ -25,15 +25,18 @@ export async function purge(context: AdminContext): Promise<{ readonly erased: n
   requireOperator(context.principal, 'purge the request log');
   const before = twelveMonthsBefore(clock.now());
   const erased = await fromStore(() => store.purgeRequestLog(before));
-  logger.info(
-    { action: 'purge', erased, before: formatQuand(before) },
-    'request log entries past retention deleted, with their client IPs',
-  );
   const eventsBefore = nowSeconds(clock) - WEBHOOK_RETENTION_SECONDS;
   const events = await fromStore(() => store.purgeWebhookEvents(eventsBefore));
+  // One purge, one line: both counts and both horizons.
   logger.info(
-    { action: 'purge.webhooks', events, before: formatQuand(eventsBefore) },
-    'webhook events past retention deleted, with their deliveries',
+    {
+      action: 'purge',
+      erased,
+      before: formatQuand(before),
+      webhookEvents: events,
+      webhookEventsBefore: formatQuand(eventsBefore),
+    },
+    'purge: request log entries (with their client IPs) and webhook events (with their deliveries) past retention deleted',
   );
   return { erased };
 }

@@ -1,6 +1,7 @@
-import { type CompiledTrustProxy, isTrusted, parseAddress } from './client-ip.js';
+import type { CompiledTrustProxy } from './client-ip.js';
 import { HttpError } from './problem.js';
 import type { ServiceRequest } from './service-types.js';
+import { isTrustedPeer } from './trusted-peer.js';
 
 /**
  * Where the buyer reaches the service (docs/protocol.md#buyer-links): the base of a buyer link, and
@@ -23,17 +24,11 @@ const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.
 /** The scheme of the request as the service believes it. */
 function schemeOf(request: ServiceRequest, trust: CompiledTrustProxy | undefined): 'http' | 'https' {
   const forwarded = request.headers['x-forwarded-proto'];
-  if (trust !== undefined && forwarded !== undefined && trustsPeer(request.ip, trust)) {
+  if (forwarded !== undefined && isTrustedPeer(request.ip, trust)) {
     const nearest = forwarded.split(',').at(-1)?.trim().toLowerCase();
     if (nearest === 'http' || nearest === 'https') return nearest;
   }
   return request.scheme ?? 'http';
-}
-
-function trustsPeer(ip: string, trust: CompiledTrustProxy): boolean {
-  if ('hops' in trust) return trust.hops > 0;
-  const address = parseAddress(ip);
-  return address !== null && isTrusted(address, trust.ranges);
 }
 
 /** `scheme://host[:port]` of the request, or null when its `Host` is missing or not a host. */
