@@ -6,6 +6,7 @@ import { SchemaVersionError } from '@licence/service';
 import type { Logger } from '@licence/service';
 import { migrate, refuseNewerFile } from './migrations.js';
 import { ensurePrivateFiles } from './private-file.js';
+import { limitWalSize } from './wal-size-limit.js';
 
 /**
  * How long a writer waits for another process's write lock before failing with SQLITE_BUSY.
@@ -38,6 +39,7 @@ function prepare(db: Database.Database, file: string, logger: Logger | undefined
   // line (docs/protocol.md#privacy) on the hot path
   // (https://sqlite.org/pragma.html#pragma_synchronous).
   db.pragma('synchronous = NORMAL');
+  limitWalSize(db);
   // Off by default in SQLite, per connection: the schema's REFERENCES only hold with it.
   db.pragma('foreign_keys = ON');
   secureDelete(db);

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
+import { WAL_SIZE_LIMIT_BYTES } from './wal-size-limit.js';
 import { themeKey } from '../test/theme-key.js';
 
 const root = mkdtempSync(join(tmpdir(), 'licence-checkpoint-'));
@@ -20,6 +21,23 @@ async function writeKeys(store: Store): Promise<void> {
 
 /** The database file's size (not its -wal): what checkpoints have copied so far. */
 const fileSize = (file: string): number => statSync(file).size;
+
+const walSize = (file: string): number => statSync(`${file}-wal`).size;
+
+/** 80 MB in one transaction: the WAL holds all of it at once, whatever the checkpoints do. */
+function burst(db: Database.Database): void {
+  const insert = db.prepare('INSERT INTO t (v) VALUES (zeroblob(?))');
+  db.transaction(() => {
+    for (let i = 0; i < 80; i += 1) insert.run(1024 * 1024);
+  })();
+}
+
+/** Polls (bounded) until `done`, at most `ms`; what `done` said last. */
+async function within(ms: number, done: () => boolean): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!done() && Date.now() < end) await sleep(100);
+  return done();
+}
 
 describe('background WAL checkpoints (wal-checkpointer.ts)', () => {
   it('the main connection stops checkpointing, and the thread copies the WAL into the database file', async () => {
@@ -37,6 +55,24 @@ describe('background WAL checkpoints (wal-checkpointer.ts)', () => {
       await sleep(1000);
       // Only the thread can have copied the rows into the file: about 700 KB of them.
       expect(fileSize(file) - before).toBeGreaterThan(500_000);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it('empties a WAL a burst grew past the limit, with no writer after it (docs/protocol.md#storage)', async () => {
+    const file = join(root, 'burst.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)');
+    const checkpointer = startWalCheckpointer(db, file, undefined, 100);
+    try {
+      burst(db);
+      expect(walSize(file)).toBeGreaterThan(64_000_000);
+      // Copying alone would leave the file at 80 MB for good: nothing writes after the burst.
+      expect(await within(10_000, () => walSize(file) < WAL_SIZE_LIMIT_BYTES)).toBe(true);
+      expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 80 });
     } finally {
       await checkpointer.stop();
       db.close();

@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { errorMessage } from '@licence/core';
 import type { Logger } from '@licence/service';
+import { WAL_SIZE_LIMIT_BYTES } from './wal-size-limit.js';
 
 /** How often the background thread copies the WAL into the database file. */
 export const CHECKPOINT_INTERVAL_MS = 1000;
@@ -14,13 +15,27 @@ const AUTOCHECKPOINT_PAGES = 1000;
  * The thread's code: its own connection to the file, a PASSIVE checkpoint every interval
  * (https://sqlite.org/c3ref/wal_checkpoint_v2.html: it never waits for a lock, never blocks a
  * reader or a writer, and copies what it can), closed when the store says stop.
+ *
+ * A checkpoint copies the WAL but never shrinks its file: after a burst the file keeps the size
+ * the burst gave it (300 MB after a million verdicts) until a writer restarts it, and
+ * `journal_size_limit` cuts it only then, so an idle server would keep it for good. So when the
+ * PASSIVE checkpoint copied every frame and the file is larger than the limit, a TRUNCATE
+ * checkpoint empties it. The connection's busy timeout is 0: if a writer or a reader of the WAL is
+ * at work, it gives up at once (busy) and the next second tries again; with everything copied it has
+ * no page to copy, so it holds the write lock only for the truncation (docs/protocol.md#storage).
  */
 const THREAD = `
+const { statSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { timeout: 0 });
+const walSize = () => { try { return statSync(workerData.file + '-wal').size; } catch { return 0; } };
 const timer = setInterval(() => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (error) { parentPort.postMessage(String(error && error.message)); }
+  try {
+    const [row] = db.pragma('wal_checkpoint(PASSIVE)');
+    const copiedAll = row.busy === 0 && row.log === row.checkpointed;
+    if (copiedAll && walSize() > workerData.walLimitBytes) db.pragma('wal_checkpoint(TRUNCATE)');
+  } catch (error) { parentPort.postMessage(String(error && error.message)); }
 }, workerData.intervalMs);
 parentPort.on('message', () => { clearInterval(timer); db.close(); parentPort.close(); });
 `;
@@ -46,7 +61,8 @@ export function startWalCheckpointer(
   intervalMs: number = CHECKPOINT_INTERVAL_MS,
 ): WalCheckpointer {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(THREAD, { eval: true, workerData: { driver, file, intervalMs } });
+  const workerData = { driver, file, intervalMs, walLimitBytes: WAL_SIZE_LIMIT_BYTES };
+  const worker = new Worker(THREAD, { eval: true, workerData });
   worker.unref();
   db.pragma('wal_autocheckpoint = 0');
   let stopping = false;
