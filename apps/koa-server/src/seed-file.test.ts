@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSeedFile, ensureSeedFile, readSeedFile } from './seed-file.js';
@@ -66,12 +67,41 @@ describe('readSeedFile', () => {
     );
   });
 
-  it('warns when others may read the key', () => {
+  it('sets a key file others may read to 0600, as the database files, and says so', () => {
     const path = join(dir, 'open');
     writeFileSync(path, `${Buffer.alloc(32, 5).toString('base64')}\n`);
     chmodSync(path, 0o644);
     const read = readSeedFile(path, 'LICENCE_SIGNING_KEY_FILE');
     expect(Buffer.from(read.seed).equals(Buffer.alloc(32, 5))).toBe(true);
-    expect(read.warning).toBe(`${path} is readable by other users (mode 644); chmod 600 it`);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(read.warning).toBe(`${path} was readable by other users (mode 0644); it is now 0600`);
+    expect(readSeedFile(path, 'LICENCE_SIGNING_KEY_FILE').warning).toBeUndefined();
+  });
+
+  // A file of another user (root's secret mount, for a server that runs as nobody): run as root,
+  // the test reads root's 0644 file from a child process running as nobody, through dist (built
+  // from these sources by the suite's globalSetup, test/build-dist.ts).
+  it.skipIf(process.getuid?.() !== 0)('warns, with what to do, when the process may not chmod the file', () => {
+    chmodSync(dir, 0o755);
+    const path = join(dir, 'mounted');
+    writeFileSync(path, `${Buffer.alloc(32, 6).toString('base64')}\n`);
+    chmodSync(path, 0o644);
+    const script = [
+      `import { readSeedFile } from ${JSON.stringify(new URL('../dist/index.js', import.meta.url).pathname)};`,
+      `const read = readSeedFile(${JSON.stringify(path)}, 'LICENCE_SIGNING_KEY_FILE');`,
+      'console.log(JSON.stringify({ warning: read.warning, bytes: read.seed.length }));',
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      uid: 65534,
+      gid: 65534,
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    const answer = JSON.parse(child.stdout) as { warning: string; bytes: number };
+    expect(answer.bytes).toBe(32);
+    expect(answer.warning).toBe(
+      `${path} is readable by other users (mode 0644) and cannot be set to 0600 (EPERM: not its owner, or a read-only mount); make it 0400 or 0600 where it is made (a Kubernetes secret volume's defaultMode, a Docker secret's mode), or copy it to a file only this user can read`,
+    );
+    expect(statSync(path).mode & 0o777).toBe(0o644);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, linkSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, linkSync, openSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { encodeBase64, errorCode } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import { configErrorLine, loadSeedFile, randomBytes } from '@licence/service';
@@ -50,14 +50,33 @@ export function createSeedFile(
 export function readSeedFile(path: string, name: string): { readonly seed: Uint8Array; readonly warning?: string } {
   const loaded = loadSeedFile(path, name);
   if (!loaded.ok) throw new StartupError(loaded.errors.map(configErrorLine).join('; '));
-  const seed = loaded.value;
-  // Group or world access to a signing key is worth a warning, not a refusal (a container may
-  // mount secrets 0644 by default).
+  const warning = tightenSeedFile(path);
+  return warning === undefined ? { seed: loaded.value } : { seed: loaded.value, warning };
+}
+
+/**
+ * docs/protocol.md#signature: a key file that group or others may read is set to 0600, as the
+ * database files are (docs/protocol.md#storage), and the change is a warning line. One this
+ * process may not change (a secret mounted read-only and owned by root: EPERM, EROFS) is used as it
+ * is, with a warning that says why and what to do, rather than a refusal: container secrets are
+ * often mounted 0644, and a server that stops over it takes every shop's verdicts with it.
+ */
+function tightenSeedFile(path: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
   const mode = statSync(path).mode & 0o777;
-  if ((mode & 0o077) !== 0) {
-    return { seed, warning: `${path} is readable by other users (mode ${mode.toString(8)}); chmod 600 it` };
+  if ((mode & 0o077) === 0) return undefined;
+  const was = mode.toString(8).padStart(4, '0');
+  try {
+    chmodSync(path, SEED_FILE_MODE);
+    return `${path} was readable by other users (mode ${was}); it is now 0600`;
+  } catch (error) {
+    return (
+      `${path} is readable by other users (mode ${was}) and cannot be set to 0600 ` +
+      `(${errorCode(error) ?? 'error'}: not its owner, or a read-only mount); make it 0400 or 0600 where ` +
+      `it is made (a Kubernetes secret volume's defaultMode, a Docker secret's mode), or copy it to a file ` +
+      `only this user can read`
+    );
   }
-  return { seed };
 }
 
 /**
