@@ -19,16 +19,23 @@ import { PHP } from '@php-wasm/universal';
 export const LINES = ['7.2', '7.3', '7.4', '8.0', '8.1', '8.2', '8.3', '8.4', '8.5'];
 export const REPO = fileURLToPath(new URL('../../..', import.meta.url)).replace(/\/$/, '');
 
-/** A fresh interpreter for one line, with the repository mounted at its own path. */
-export async function phpFor(line) {
+/** A fresh interpreter for one line, with the repository (and `more` host folders) mounted at their own paths. */
+export async function phpFor(line, more = []) {
   const php = new PHP(await loadNodeRuntime(line));
-  await php.mount(REPO, createNodeFsMountHandler(REPO));
+  for (const dir of [REPO, ...more]) await php.mount(dir, createNodeFsMountHandler(dir));
   return php;
 }
 
-/** Runs a PHP file of the repository on one line; its output and exit code. */
+/**
+ * Runs a PHP file of the repository on one line; its output and exit code. The PHP code gets a
+ * fresh host folder of its own in LICENCE_HOST_TMP: php-wasm's /tmp is in memory (MEMFS), and some
+ * faults live only on a host folder mounted with NODEFS, as WordPress Playground mounts a site
+ * (test/refresh-lock-test.php: flock after a failed stream request on 8.2 to 8.5).
+ */
 export async function runFile(line, path, env = {}) {
-  const php = await phpFor(line);
+  const hostTmp = mkdtempSync(join(tmpdir(), `licence-matrix-${line}-`));
+  const php = await phpFor(line, [hostTmp]);
+  env = { LICENCE_HOST_TMP: hostTmp, ...env };
   // php-wasm's socket layer warns on every SO_REUSEADDR environment-test.php's loopback sockets
   // set ("Unsupported socket option"): noise, not a result.
   const warn = console.warn;
@@ -53,6 +60,7 @@ export async function runFile(line, path, env = {}) {
     console.warn = warn;
     console.log = log;
     php.exit();
+    rmSync(hostTmp, { recursive: true, force: true });
   }
 }
 

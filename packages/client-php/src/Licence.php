@@ -45,6 +45,12 @@ class Licence
 
     /** protocol.md#limits: client HTTP timeout, seconds. */
     const DELAI = 6;
+    /**
+     * protocol.md#refresh-lock: a lock held longer than one call can last (the timeout plus this
+     * margin, seconds) is stale, whatever flock says. The TypeScript client's LOCK_MARGIN_MS
+     * (packages/client/src/licence.ts): keep the two equal.
+     */
+    const MARGE_VERROU = 10;
     /** protocol.md#back-off: the first back-off after a failed call, seconds (5 min, doubling). */
     const RECUL_BASE = 300;
     /** protocol.md#back-off: the longest back-off, seconds (1 h); also the cap of Retry-After. */
@@ -407,30 +413,11 @@ class Licence
             $this->signaler('the cache file ' . substr($fichier, strlen($this->dossier) + 1) . ' is damaged or not for this site (truncated, garbage, bad signature or wrong types): ignored');
         }
 
-        // protocol.md#refresh-lock: one refresher at a time. flock is released by the system when a
-        // process dies, so a crashed refresher never holds it for ever. A lock that cannot be opened
-        // (a read-only folder) does not stop the call: the cache simply cannot be written either.
-        // Shared hosts may list flock or chmod in disable_functions (PHP 8: then they do not exist
-        // at all): without flock there is no lock, and the call is made (protocol.md#cache: only
-        // the coordination between processes is lost).
-        $verrou = function_exists('flock') ? @fopen($fichier . '.lock', 'c') : false;
-        if ($verrou !== false) {
-            self::restreindre($fichier . '.lock');
-            $bloque = 0;
-            if (!@flock($verrou, LOCK_EX | LOCK_NB, $bloque)) {
-                fclose($verrou);
-                if ($bloque) {
-                    // Another process is calling: keep the cached verdict meanwhile (grace, or
-                    // lapsed when there is none), and write nothing.
-                    return $this->appliquer(self::sansAppel($maintenant, $this->lireCache($fichier), $this->cles, $attendu, $this->verification), null);
-                }
-                // A file system without locks (some network or virtual ones, php-wasm): taken as
-                // "held" it would never let any process call, so a site would stay lapsed and
-                // never see a revocation. Call without the lock instead (protocol.md#cache: only
-                // the coordination between processes is lost). Not logged: nothing fails, and such a
-                // host would otherwise log it at every call.
-                $verrou = false;
-            }
+        // protocol.md#refresh-lock: one refresher at a time. Held by another process: keep the
+        // cached verdict meanwhile (grace, or lapsed when there is none), and write nothing.
+        $verrou = $this->prendreVerrou($fichier . '.lock');
+        if ($verrou === null) {
+            return $this->appliquer(self::sansAppel($maintenant, $this->lireCache($fichier), $this->cles, $attendu, $this->verification), null);
         }
         try {
             // The file may have been refreshed between our first read and the lock.
@@ -448,11 +435,124 @@ class Licence
         } catch (Throwable $erreur) {
             $resultat = $this->apresErreur($erreur, $maintenant, $attendu);
         }
-        if ($verrou !== false) {
+        if ($verrou !== true) {
             @flock($verrou, LOCK_UN);
             fclose($verrou);
         }
         return $resultat;
+    }
+
+    /**
+     * The refresh lock at $chemin (protocol.md#refresh-lock): an open handle that holds its flock,
+     * true when the call may be made without one (a stale lock taken over, or no lock possible
+     * here), or null when another process holds it.
+     *
+     * flock is released by the system when a process dies, but it can lie: in php-wasm 8.2 to 8.5
+     * (WordPress Playground), on a folder mounted from the host, after one failed stream request
+     * of the process flock answers "held by someone else" for every file, for good. Believed, the
+     * site would never refresh, and a revoked key would run on its grace. So, as in the TypeScript
+     * client, a lock is believed only while it is younger than one call can last: its holder writes
+     * the file when it takes it (its mtime says since when), and a lock held longer than the
+     * timeout plus MARGE_VERROU is stale whatever flock says. Taking the lock and taking a stale
+     * one over both happen under `<lock>.takeover`, created exclusively: a process never judges a
+     * lock between another's flock and that one's mark, so exactly one process calls.
+     */
+    private function prendreVerrou($chemin)
+    {
+        // Shared hosts may list flock in disable_functions (PHP 8: it does not exist at all):
+        // without it there is no lock, and the call is made (protocol.md#cache: only the
+        // coordination between processes is lost).
+        if (!function_exists('flock')) {
+            return true;
+        }
+        $garde = $this->prendreGarde($chemin . '.takeover');
+        if ($garde === null) {
+            return null;
+        }
+        // Under the takeover file nobody else takes the lock: a lock file that was not there
+        // before is held by no one, whatever flock says below.
+        $nouveau = !@is_file($chemin);
+        $verrou = @fopen($chemin, 'c');
+        if ($verrou === false) {
+            // A lock that cannot be opened (a read-only folder) does not stop the call: the cache
+            // simply cannot be written either.
+            self::rendreGarde($garde, $chemin . '.takeover');
+            return true;
+        }
+        self::restreindre($chemin);
+        $bloque = 0;
+        if (@flock($verrou, LOCK_EX | LOCK_NB, $bloque)) {
+            self::marquer($verrou);
+            self::rendreGarde($garde, $chemin . '.takeover');
+            return $verrou;
+        }
+        if (!$bloque) {
+            // A file system without locks (some network or virtual ones, php-wasm before 8.2):
+            // taken as "held" it would never let any process call. Call without the lock instead
+            // (protocol.md#cache). Not logged: nothing fails, and such a host would log it at every call.
+            $libre = true;
+        } else {
+            // "Held": believed while the mark is younger than a call can last (another process is
+            // calling). Older, its holder is hung or flock lies: take it over, and mark it.
+            $age = $this->ageVerrou($chemin);
+            $libre = $nouveau || $age === null || $age > $this->delai + self::MARGE_VERROU;
+            if ($libre) {
+                self::marquer($verrou);
+            }
+        }
+        fclose($verrou);
+        self::rendreGarde($garde, $chemin . '.takeover');
+        return $libre ? true : null;
+    }
+
+    /**
+     * `<lock>.takeover`, created exclusively (fopen 'x': O_EXCL), or null when another process has
+     * it (it is taking or judging the lock: this one leaves it to that one). One left by a process
+     * that died there goes stale by age, as a lock does: it is removed, and the next process takes
+     * it. A folder where it cannot be created at all (read-only) gives false: the lock is then
+     * taken without it.
+     */
+    private function prendreGarde($garde)
+    {
+        $fichier = @fopen($garde, 'x');
+        if ($fichier !== false) {
+            return $fichier;
+        }
+        $age = $this->ageVerrou($garde);
+        if ($age === null) {
+            return false;
+        }
+        if ($age > $this->delai + self::MARGE_VERROU) {
+            @unlink($garde);
+        }
+        return null;
+    }
+
+    private static function rendreGarde($fichier, $garde)
+    {
+        if ($fichier !== false) {
+            fclose($fichier);
+            @unlink($garde);
+        }
+    }
+
+    /**
+     * Seconds since the file at $chemin was last written, on the system's real clock (locks are
+     * about processes, not verdicts: never the `horloge` option), or null when it cannot be read.
+     */
+    private function ageVerrou($chemin)
+    {
+        clearstatcache(true, $chemin);
+        $depuis = @filemtime($chemin);
+        return $depuis === false ? null : time() - $depuis;
+    }
+
+    /** Writes the lock file, so that its mtime says since when it is held (protocol.md#refresh-lock). */
+    private static function marquer($verrou)
+    {
+        @ftruncate($verrou, 0);
+        @fwrite($verrou, (string) time());
+        @fflush($verrou);
     }
 
     /**

@@ -32,6 +32,73 @@ function testPublicKey(): string
     return vectorFile('signatures')->keys->primary->publicKey;
 }
 
+/**
+ * Ten PHP processes at once, behind a barrier, on a stale cache of $site: exactly one call reaches
+ * the server (docs/protocol.md#refresh-lock). $hung: the lock is held all along by a process that
+ * took it a minute ago and never lets go.
+ */
+function tenProcesses(string $t, string $site, bool $hung): void
+{
+    $server = servers()[$t];
+    $cle = $server->issueKey(PRODUIT);
+    $dir = tempDir();
+    $first = client($t, $cle, $dir, $site, time());
+    assertSame(true, $first->valide(), 'valide');
+    $v = $first->verdict();
+    // The refreshed verdict must be fresh at the children's clock (revalider): a later second.
+    while (time() <= $v['emis']) {
+        usleep(20000);
+    }
+    if ($hung) {
+        // docs/protocol.md#refresh-lock: a holder that took the lock a minute ago and hangs
+        // (this process, from its own handle: flock refuses every other open file). Held for
+        // longer than a call can last, it is stale whatever flock says.
+        $locks = glob($dir . '/licence-*.json.lock');
+        assertSame(1, count($locks), 'the lock file of the first call');
+        $holder = fopen($locks[0], 'c');
+        assertSame(true, flock($holder, LOCK_EX | LOCK_NB), 'the hung holder has the lock');
+        touch($locks[0], time() - 60);
+    }
+    $barrier = tempDir();
+    $config = $barrier . '/config.json';
+    file_put_contents($config, json_encode(['barrier' => $barrier, 'dir' => $dir, 'now' => $v['revalider'], 'options' => [
+        'produit' => PRODUIT, 'cles_publiques' => testPublicKey(), 'url' => $server->url, 'hote' => $site, 'transport' => $t,
+    ]]));
+    $before = $server->licenceRequests();
+    $children = [];
+    for ($i = 0; $i < 10; $i++) {
+        $process = proc_open([PHP_BINARY, __DIR__ . '/lib/concurrent-client.php', $config, (string) $i], [
+            0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w'],
+        ], $pipes, null, array_merge(getenv(), ['LICENCE_TEST_CLE' => $cle]));
+        Harness::onExit(static fn () => stopProcess($process));
+        $children[] = [$process, $pipes];
+    }
+    $deadline = microtime(true) + 30;
+    while (count(glob($barrier . '/ready-*')) < 10) {
+        assertTrue(microtime(true) < $deadline, 'children ready');
+        usleep(5000);
+    }
+    touch($barrier . '/go');
+    $states = [];
+    foreach ($children as [$process, $pipes]) {
+        $out = stream_get_contents($pipes[1]);
+        $err = stream_get_contents($pipes[2]);
+        fclose($pipes[1]);
+        fclose($pipes[2]);
+        $result = json_decode(trim($out), true);
+        assertTrue(is_array($result), 'child output: ' . $out . $err);
+        assertSame(true, $result['valide'], 'valide in every process');
+        $states[] = $result['etat'];
+    }
+    if ($hung) {
+        fclose($holder);
+    }
+    assertSame($before + 1, $server->licenceRequests(), 'calls reaching the server');
+    $counts = array_count_values($states);
+    assertSame(1, $counts['refreshed'] ?? 0, 'one process refreshed: ' . implode(', ', $states));
+    assertSame(10, ($counts['refreshed'] ?? 0) + ($counts['grace'] ?? 0) + ($counts['fresh'] ?? 0), 'the others kept the cached verdict or read the new one');
+}
+
 /** A client of the scenario: the test chooses key, folder, host, time and service address. */
 function client(string $transport, string $cle, string $dir, string $hote, int $now, array $options = []): Licence
 {
@@ -286,51 +353,11 @@ foreach (['curl', 'flux'] as $t) {
     });
 
     test("{$t}: ten processes on a stale cache: one call reaches the server", static function () use ($t): void {
-        $server = servers()[$t];
-        $cle = $server->issueKey(PRODUIT);
-        $dir = tempDir();
-        $first = client($t, $cle, $dir, 'boutique-cinq.fr', time());
-        assertSame(true, $first->valide(), 'valide');
-        $v = $first->verdict();
-        // The refreshed verdict must be fresh at the children's clock (revalider): a later second.
-        while (time() <= $v['emis']) {
-            usleep(20000);
-        }
-        $barrier = tempDir();
-        $config = $barrier . '/config.json';
-        file_put_contents($config, json_encode(['barrier' => $barrier, 'dir' => $dir, 'now' => $v['revalider'], 'options' => [
-            'produit' => PRODUIT, 'cles_publiques' => testPublicKey(), 'url' => $server->url, 'hote' => 'boutique-cinq.fr', 'transport' => $t,
-        ]]));
-        $before = $server->licenceRequests();
-        $children = [];
-        for ($i = 0; $i < 10; $i++) {
-            $process = proc_open([PHP_BINARY, __DIR__ . '/lib/concurrent-client.php', $config, (string) $i], [
-                0 => ['file', '/dev/null', 'r'], 1 => ['pipe', 'w'], 2 => ['pipe', 'w'],
-            ], $pipes, null, array_merge(getenv(), ['LICENCE_TEST_CLE' => $cle]));
-            Harness::onExit(static fn () => stopProcess($process));
-            $children[] = [$process, $pipes];
-        }
-        $deadline = microtime(true) + 30;
-        while (count(glob($barrier . '/ready-*')) < 10) {
-            assertTrue(microtime(true) < $deadline, 'children ready');
-            usleep(5000);
-        }
-        touch($barrier . '/go');
-        $states = [];
-        foreach ($children as [$process, $pipes]) {
-            $out = stream_get_contents($pipes[1]);
-            $err = stream_get_contents($pipes[2]);
-            fclose($pipes[1]);
-            fclose($pipes[2]);
-            $result = json_decode(trim($out), true);
-            assertTrue(is_array($result), 'child output: ' . $out . $err);
-            assertSame(true, $result['valide'], 'valide in every process');
-            $states[] = $result['etat'];
-        }
-        assertSame($before + 1, $server->licenceRequests(), 'calls reaching the server');
-        $counts = array_count_values($states);
-        assertSame(1, $counts['refreshed'] ?? 0, 'one process refreshed: ' . implode(', ', $states));
-        assertSame(10, ($counts['refreshed'] ?? 0) + ($counts['grace'] ?? 0) + ($counts['fresh'] ?? 0), 'the others kept the cached verdict or read the new one');
+        tenProcesses($t, 'boutique-cinq.fr', false);
+    });
+
+    test("{$t}: ten processes on a stale cache whose lock a hung process holds: one takes it over, one call", static function () use ($t): void {
+        tenProcesses($t, 'boutique-six.fr', true);
     });
 
     test("{$t}: a www.www. site: binds boutique.fr, reuses its cache file, sees a revocation once due", static function () use ($t): void {
