@@ -43,7 +43,7 @@ import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { cpuMs, hasTaskset, postgresPids, treePids } from './proc-stats.mjs';
-import { listeningLine, startServerProcess } from './server-process.mjs';
+import { listeningLine, serveBannerPort, startServerProcess } from './server-process.mjs';
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4); // per round
@@ -424,10 +424,7 @@ async function startServe(kind) {
     cores: SERVE_CORES,
     env,
     stream: 'stderr',
-    portOf: (said) => {
-      const match = /listening on http:\/\/[^\s:]+:(\d+)/.exec(said);
-      return match === null ? null : Number(match[1]);
-    },
+    portOf: serveBannerPort,
   });
 }
 

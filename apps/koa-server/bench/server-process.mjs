@@ -39,3 +39,9 @@ export function listeningLine(output) {
   const match = /listening (\d+)/.exec(output);
   return match === null ? null : Number(match[1]);
 }
+
+/** `licence serve`'s banner line (stderr), "listening on http://<host>:<port>". */
+export function serveBannerPort(output) {
+  const match = /listening on http:\/\/[^\s:]+:(\d+)/.exec(output);
+  return match === null ? null : Number(match[1]);
+}
