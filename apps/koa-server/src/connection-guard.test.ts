@@ -84,3 +84,28 @@ describe('guardConnections', () => {
     second.socket.destroy();
   });
 });
+
+describe('guardConnections with TRUST_PROXY as a CIDR list (docs/protocol.md#limits)', () => {
+  const limits: ConnectionLimits = { maxConnections: 10, maxConnectionsPerIp: 1, trustedProxies: ['127.0.0.1/32'] };
+
+  it('caps a peer outside the list, and never the proxy inside it', async () => {
+    const { server, guard } = await guarded('127.0.0.1', limits);
+    await dial(server, '127.0.0.1', '127.0.0.2');
+    await until(() => guard.openFrom('127.0.0.2') === 1);
+    const over = await dial(server, '127.0.0.1', '127.0.0.2');
+    expect(await over.closed).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
+    for (let i = 0; i < 3; i += 1) await dial(server, '127.0.0.1', '127.0.0.1');
+    await until(() => guard.open() === 4);
+    // The proxy's connections count in all, not as one address's.
+    expect(guard.openFrom('127.0.0.1')).toBe(0);
+  });
+
+  it('still caps the proxy with everyone else in all', async () => {
+    const { server, guard } = await guarded('127.0.0.1', { ...limits, maxConnections: 2 });
+    await dial(server, '127.0.0.1', '127.0.0.1');
+    await dial(server, '127.0.0.1', '127.0.0.1');
+    await until(() => guard.open() === 2);
+    const over = await dial(server, '127.0.0.1', '127.0.0.1');
+    expect(await over.closed).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+  });
+});

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { problemResponse, rateLimitKey } from '@licence/service';
+import { compileTrustProxy, isTrustedPeer, problemResponse, rateLimitKey } from '@licence/service';
 import type { ServiceResponse } from '@licence/service';
 import { answerAndClose } from './client-error.js';
 import type { ConnectionLimits } from './connection-limits.js';
@@ -13,7 +13,8 @@ import type { ConnectionStats, RefusalEvent } from './connection-stats.js';
  * any HTTP parser sees it: a request it sends never reaches the app.
  *
  * A client address is the socket's peer as the rate limit counts it (docs/protocol.md#rate-limit):
- * an IPv4-mapped IPv6 address as its IPv4, other IPv6 by its /64.
+ * an IPv4-mapped IPv6 address as its IPv4, other IPv6 by its /64. A peer in TRUST_PROXY's CIDR list
+ * (`trustedProxies`) is a proxy: its connections count in all, never against a cap per address.
  */
 
 /**
@@ -25,7 +26,7 @@ export const REFUSAL_SLOTS = 64;
 export interface ConnectionGuard {
   /** Connections handed to HTTP and still open. */
   readonly open: () => number;
-  /** Open connections of one client address (its rate-limit key). */
+  /** Open connections of one client address (its rate-limit key); a trusted proxy's count in all only. */
   readonly openFrom: (address: string) => number;
 }
 
@@ -39,13 +40,15 @@ export function guardConnections(server: Server, limits: ConnectionLimits, stats
   server.removeAllListeners('connection');
   const counts = connectionCounts(limits);
   const refuse = refuser(limits, stats);
+  const isProxy = proxyPeers(limits);
   server.on('connection', (socket: Socket) => {
     if (socket.remoteAddress === undefined) {
       // No address: the client already left; nothing to serve.
       socket.destroy();
       return;
     }
-    const key = rateLimitKey(socket.remoteAddress);
+    // A proxy's connections carry many clients: counted in all, never per address.
+    const key = isProxy(socket.remoteAddress) ? undefined : rateLimitKey(socket.remoteAddress);
     const refusal = counts.admit(key);
     if (refusal !== undefined) {
       refuse(socket, refusal);
@@ -59,25 +62,37 @@ export function guardConnections(server: Server, limits: ConnectionLimits, stats
   return { open: counts.open, openFrom: (address) => counts.from(rateLimitKey(address)) };
 }
 
-/** The open connections, in all and per client address; `admit` takes a place or says which cap is full. */
+/** Whether a peer is a proxy of TRUST_PROXY's CIDR list (exempt from the cap per address); none without one. */
+function proxyPeers(limits: ConnectionLimits): (address: string) => boolean {
+  if (limits.trustedProxies === undefined) return () => false;
+  const trust = compileTrustProxy({ cidrs: limits.trustedProxies });
+  return (address) => isTrustedPeer(address, trust);
+}
+
+/**
+ * The open connections, in all and per client address; `admit` takes a place or says which cap is
+ * full. A connection without a key (a trusted proxy's) counts in all only: a proxy's IPv6 /64 may
+ * hold clients that reach the server directly, and they keep their own cap.
+ */
 function connectionCounts(limits: ConnectionLimits) {
   const perAddress = new Map<string, number>();
   let open = 0;
   return {
     open: (): number => open,
     from: (key: string): number => perAddress.get(key) ?? 0,
-    admit: (key: string): RefusalEvent | undefined => {
-      const fromAddress = perAddress.get(key) ?? 0;
+    admit: (key: string | undefined): RefusalEvent | undefined => {
+      const fromAddress = key === undefined ? 0 : (perAddress.get(key) ?? 0);
       const perIp = limits.maxConnectionsPerIp;
       // Per address first: the client over its own cap is told so, even when the total is full too.
-      if (perIp !== undefined && fromAddress >= perIp) return 'refusedPerAddress';
+      if (perIp !== undefined && key !== undefined && fromAddress >= perIp) return 'refusedPerAddress';
       if (open >= limits.maxConnections) return 'refusedTotal';
       open += 1;
-      perAddress.set(key, fromAddress + 1);
+      if (key !== undefined) perAddress.set(key, fromAddress + 1);
       return undefined;
     },
-    release: (key: string): void => {
+    release: (key: string | undefined): void => {
       open -= 1;
+      if (key === undefined) return;
       const left = (perAddress.get(key) ?? 1) - 1;
       if (left === 0) perAddress.delete(key);
       else perAddress.set(key, left);

@@ -38,7 +38,18 @@ describe('connectionLimits (docs/protocol.md#limits)', () => {
     }
   });
 
-  it('keeps a configured total that fits, and drops the cap per address behind a proxy', () => {
+  it('with a CIDR list, keeps the cap per address and names the proxies exempt from it', () => {
+    // docs/protocol.md#limits: only the trusted proxies' sockets carry many clients; any other peer
+    // reached the server directly and is capped as without a proxy.
+    const cidrs = ['127.0.0.1/32', '10.0.0.0/8'];
+    const limits = connectionLimits({ ...unset, maxConnectionsPerIp: 7, trustProxy: { cidrs } }, 65_536);
+    expect(limits).toEqual({
+      ok: true,
+      value: { maxConnections: 10_000, maxConnectionsPerIp: 7, trustedProxies: cidrs },
+    });
+  });
+
+  it('keeps a configured total that fits, and drops the cap per address with a hop count (every peer taken for a proxy)', () => {
     const limits = connectionLimits(
       { ...unset, maxConnections: 500, maxConnectionsPerIp: 7, trustProxy: { hops: 1 } },
       1024,

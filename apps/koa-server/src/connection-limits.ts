@@ -24,8 +24,17 @@ export const FALLBACK_OPEN_FILES = 1024;
 /** What the connection guard enforces. */
 export interface ConnectionLimits {
   readonly maxConnections: number;
-  /** Undefined: no cap per address (behind a proxy, every connection comes from the proxy). */
+  /**
+   * Undefined: no cap per address (TRUST_PROXY a hop count: every peer is taken for a proxy, and
+   * the server must be reachable only through the proxies, docs/protocol.md#client-address).
+   */
   readonly maxConnectionsPerIp: number | undefined;
+  /**
+   * TRUST_PROXY's CIDR list (docs/protocol.md#limits): a peer inside it is a trusted proxy, whose
+   * connections carry many clients, so the cap per address does not apply to it; every other peer
+   * keeps the cap. Absent: no peer is exempt.
+   */
+  readonly trustedProxies?: readonly string[];
 }
 
 /** The configuration the limits come from (ServerConfig's fields). */
@@ -41,8 +50,8 @@ export interface ConfiguredLimits {
 /**
  * The limits for this process. The total is LICENCE_MAX_CONNECTIONS or 10,000, and never more than
  * the open-file limit minus the reserve and the webhook attempts: a configured value above it stops
- * the start (one line naming the variable), the default shrinks to fit. With TRUST_PROXY set there
- * is no cap per address: the proxy caps its own clients. (A worker of LICENCE_WORKERS runs no
+ * the start (one line naming the variable), the default shrinks to fit. The cap per address is
+ * `perAddressCap`'s. (A worker of LICENCE_WORKERS runs no
  * deliverer, but keeps the same room: one rule for every process is easier to reason about.)
  */
 export function connectionLimits(config: ConfiguredLimits, openFiles: number): Parsed<ConnectionLimits> {
@@ -68,8 +77,26 @@ export function connectionLimits(config: ConfiguredLimits, openFiles: number): P
   }
   return parsed({
     maxConnections: config.maxConnections ?? Math.min(DEFAULT_MAX_CONNECTIONS, room),
-    maxConnectionsPerIp: config.trustProxy === undefined ? config.maxConnectionsPerIp : undefined,
+    ...perAddressCap(config),
   });
+}
+
+/**
+ * The cap per address under TRUST_PROXY (docs/protocol.md#limits). A proxy's connections carry all
+ * its clients, so a trusted proxy is exempt; what is trusted decides the rest:
+ *
+ * - no TRUST_PROXY: every peer is a client, capped;
+ * - a CIDR list: the peers inside it are the proxies, exempt; any other peer is a client that
+ *   reached the server directly, capped as without a proxy;
+ * - a hop count: every peer is taken for a proxy (the count says how many stand in front, not who
+ *   they are), so none is capped; the server must then be reachable only through them, which the
+ *   start banner says (docs/protocol.md#client-address).
+ */
+function perAddressCap(config: ConfiguredLimits): Pick<ConnectionLimits, 'maxConnectionsPerIp' | 'trustedProxies'> {
+  const trust = config.trustProxy;
+  if (trust === undefined) return { maxConnectionsPerIp: config.maxConnectionsPerIp };
+  if ('cidrs' in trust) return { maxConnectionsPerIp: config.maxConnectionsPerIp, trustedProxies: trust.cidrs };
+  return { maxConnectionsPerIp: trust.hops > 0 ? undefined : config.maxConnectionsPerIp };
 }
 
 /**

@@ -18,6 +18,7 @@ import { printableDatabaseUrl } from './printable-database-url.js';
 import { PURGE_INTERVAL_MS, startPurgeTimer } from './purge-timer.js';
 import { shellQuote, startupBanner } from './startup-banner.js';
 import { StartupError } from './startup-error.js';
+import { trustProxyNotice } from './trust-proxy-notice.js';
 
 export interface StartServerOptions {
   readonly config: ServerConfig;
@@ -209,6 +210,14 @@ export function announce(
     },
     'licence service started',
   );
+  // docs/protocol.md#client-address: a hop count beyond loopback lets a direct client pick its address.
+  const { warning } = trustProxyNotice(config.trustProxy, config.host);
+  if (warning !== undefined) {
+    options.logger.warn(
+      { trustProxy: config.trustProxy, host: config.host },
+      'TRUST_PROXY is a hop count and HOST is not loopback: a client that reaches the server directly chooses its own address; list the proxies (a CIDR list) instead',
+    );
+  }
   const print = options.print ?? ((text: string) => void process.stderr.write(text));
   print(
     startupBanner({
@@ -222,6 +231,8 @@ export function announce(
       webhookAllowPrivate: config.webhookAllowPrivate,
       stagingHosts: config.stagingHosts,
       workers: config.workers,
+      host: config.host,
+      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
       ...(config.database.kind === 'postgres' ? { databaseUrl: printableDatabaseUrl(config.database.url) } : {}),
     }),
   );

@@ -52,6 +52,22 @@ describe('startupBanner', () => {
     expect(startupBanner(input)).not.toContain('workers:');
   });
 
+  it('says how TRUST_PROXY reads the client address, and warns on a hop count beyond loopback (docs/protocol.md#client-address)', () => {
+    expect(startupBanner(input)).not.toContain('TRUST_PROXY');
+    const hops = startupBanner({ ...input, trustProxy: { hops: 1 }, host: '127.0.0.1' });
+    expect(hops).toContain(
+      'client address (TRUST_PROXY=1, a hop count): the server must be reachable only through those 1 proxies',
+    );
+    expect(hops).not.toContain('warning:');
+    const exposed = startupBanner({ ...input, trustProxy: { hops: 1 }, host: '0.0.0.0' });
+    expect(exposed).toMatch(
+      /\nwarning: TRUST_PROXY=1 is a hop count and HOST=0\.0\.0\.0 is not a loopback address: .+ \(a CIDR list, e\.g\. TRUST_PROXY=10\.0\.0\.0\/8\)/,
+    );
+    const listed = startupBanner({ ...input, trustProxy: { cidrs: ['10.0.0.0/8'] }, host: '0.0.0.0' });
+    expect(listed).toContain('client address (TRUST_PROXY): X-Forwarded-For is read only from 10.0.0.0/8;');
+    expect(listed).not.toContain('warning:');
+  });
+
   it('says the key is reused on a later start', () => {
     const text = startupBanner({ ...input, createdSigningKey: false, adminApi: true });
     expect(text).toContain('signing key: /home/me/my data/signing-key\n');

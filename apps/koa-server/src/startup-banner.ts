@@ -1,4 +1,6 @@
 import { LICENCE_PATH } from '@licence/service';
+import type { TrustProxy } from '@licence/service';
+import { trustProxyNotice } from './trust-proxy-notice.js';
 
 /**
  * What the server prints when it starts (docs/protocol.md#signature): the URL, the public key
@@ -28,6 +30,9 @@ export interface BannerInput {
   readonly stagingHosts?: readonly string[];
   /** LICENCE_WORKERS; 1 (one process, the default): no line. */
   readonly workers?: number;
+  /** TRUST_PROXY and the HOST listened on (docs/protocol.md#client-address); unset: no line. */
+  readonly trustProxy?: TrustProxy;
+  readonly host?: string;
 }
 
 export function startupBanner(input: BannerInput): string {
@@ -68,6 +73,10 @@ export function startupBanner(input: BannerInput): string {
       'webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE=1: endpoints may use http and reach private, loopback and link-local addresses (for local receivers only)',
     );
   }
+  // docs/protocol.md#client-address: how the client address is read, and the hop count's trap.
+  const proxy = trustProxyNotice(input.trustProxy, input.host ?? '127.0.0.1');
+  if (proxy.info !== undefined) lines.push(proxy.info);
+  if (proxy.warning !== undefined) lines.push(proxy.warning);
   // docs/protocol.md#staging-hosts: hosts that never bind for any key; the operator sees which.
   const staging = input.stagingHosts ?? [];
   if (staging.length > 0) {

@@ -161,13 +161,35 @@ describe('caps per address and in all', () => {
     await until(() => server.guard.open() === 0, 'every connection closed');
   });
 
-  it('behind a proxy (TRUST_PROXY) there is no cap per address: every connection comes from the proxy', async () => {
+  it('with TRUST_PROXY a hop count there is no cap per address: every peer is taken for a proxy', async () => {
     const proxied = await startTestServer({ trustProxy: { hops: 1 } });
     try {
       const held = await openMany(proxied, '127.0.0.6', 150);
       await until(() => proxied.guard.openFrom('127.0.0.6') === 150, '150 connections held');
       expect(held.filter((c) => c.closed())).toEqual([]);
       await closeAll(held);
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('with TRUST_PROXY a CIDR list, a peer outside it keeps the cap per address; the proxy inside it has none', async () => {
+    // docs/protocol.md#limits: TRUST_PROXY=127.0.0.1/32, so 127.0.0.1 is the proxy and 127.0.0.2 a
+    // client that reached the server directly (it held 255 connections before the cap applied to it).
+    const proxied = await startTestServer({ trustProxy: { cidrs: ['127.0.0.1/32'] } });
+    try {
+      const direct = await openMany(proxied, '127.0.0.2', 100);
+      await until(() => proxied.guard.openFrom('127.0.0.2') === 100, '100 connections from 127.0.0.2 held');
+      const extra = await open(proxied, '127.0.0.2');
+      await extra.whenClosed;
+      expectProblem(onlyAnswer(extra), 429, 'rate-limited');
+
+      const viaProxy = await openMany(proxied, '127.0.0.1', 150);
+      await until(() => proxied.guard.open() === 250, '150 connections from the proxy held beside them');
+      expect(viaProxy.filter((c) => c.closed())).toEqual([]);
+      // The proxy still gets a verdict through, from its own address, with all of them open.
+      expect((await timedVerdict(proxied)).answer.status).toBe(200);
+      await closeAll([...direct, ...viaProxy]);
     } finally {
       await proxied.close();
     }

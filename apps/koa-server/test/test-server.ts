@@ -12,7 +12,7 @@ import { openSqliteStore } from '@licence/store-sqlite';
 import { createTestClock } from '@licence/http-vector-runner';
 import type { TestClock } from '@licence/http-vector-runner';
 import { loadSignatureVectors } from '@licence/vectors';
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_IP } from '../src/connection-limits.js';
+import { connectionLimits, DEFAULT_MAX_CONNECTIONS_PER_IP } from '../src/connection-limits.js';
 import type { ConnectionLimits } from '../src/connection-limits.js';
 import type { ConnectionGuard } from '../src/connection-guard.js';
 import { createHttpServer } from '../src/http-server.js';
@@ -48,8 +48,9 @@ export interface TestServerOptions {
   /** The server's timeouts (default: the production ones, http-server.ts). */
   readonly timeouts?: Partial<HttpTimeouts>;
   /**
-   * The connection caps; default the production defaults (10,000 in all, 100 per address),
-   * and no cap per address with `trustProxy`, as `licence serve` does.
+   * The connection caps; default what `licence serve` derives from the same configuration
+   * (connection-limits.ts): 10,000 in all, 100 per address, and under `trustProxy` none with a hop
+   * count, the list's proxies exempt with CIDRs.
    */
   readonly limits?: Partial<ConnectionLimits>;
   /** How often the `connection stats` line may be written; default once a minute (and at close). */
@@ -88,6 +89,20 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** The caps `licence serve` takes with the default variables and `trustProxy`, in a process with room for them. */
+function serveLimits(trustProxy: TrustProxy | undefined): ConnectionLimits {
+  const configured = {
+    maxConnections: undefined,
+    maxConnectionsPerIp: DEFAULT_MAX_CONNECTIONS_PER_IP,
+    trustProxy,
+    // This server runs no webhook deliverer: no descriptor to keep for its attempts.
+    webhookConcurrency: 0,
+  };
+  const limits = connectionLimits(configured, Number.POSITIVE_INFINITY);
+  if (!limits.ok) throw new Error('the default connection caps did not fit');
+  return limits.value;
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'licence-test-'));
   const dbFile = join(dir, 'licence.db');
@@ -111,11 +126,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { server, guard, stats } = createHttpServer({
     service,
     logger,
-    limits: {
-      maxConnections: DEFAULT_MAX_CONNECTIONS,
-      maxConnectionsPerIp: options.trustProxy === undefined ? DEFAULT_MAX_CONNECTIONS_PER_IP : undefined,
-      ...options.limits,
-    },
+    limits: { ...serveLimits(options.trustProxy), ...options.limits },
     ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
     ...(options.statsIntervalMs === undefined ? {} : { statsIntervalMs: options.statsIntervalMs }),
   });

@@ -42,3 +42,30 @@ describe('TRUST_PROXY=1 given to `licence serve`', () => {
     }
   });
 });
+
+describe('the start says what a hop count demands (docs/protocol.md#client-address)', () => {
+  it('TRUST_PROXY=1 on loopback: the banner says the server must be reachable only through the proxy, and no warning', async () => {
+    const serve = await spawnServe({ cwd: root, env: { TRUST_PROXY: '1' } });
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    expect(serve.banner).toContain('the server must be reachable only through those 1 proxies');
+    expect(serve.banner).not.toContain('warning:');
+    expect(serve.logs.map((line) => JSON.parse(line) as { level: number }).filter((e) => e.level >= 40)).toEqual([]);
+  });
+
+  it('TRUST_PROXY=1 with HOST=0.0.0.0: one warning line in the banner and one in the log, naming both and a CIDR list', async () => {
+    const serve = await spawnServe({ cwd: root, env: { TRUST_PROXY: '1', HOST: '0.0.0.0' } });
+    serve.child.kill('SIGTERM');
+    expect(await serve.exited).toBe(0);
+    const warnings = serve.banner.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^warning: TRUST_PROXY=1 is a hop count and HOST=0\.0\.0\.0 is not a loopback address: .*CIDR list/,
+      ),
+    ]);
+    const logged = serve.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.level === 40);
+    expect(logged).toEqual([
+      expect.objectContaining({ trustProxy: { hops: 1 }, host: '0.0.0.0', msg: expect.stringContaining('CIDR list') }),
+    ]);
+  });
+});
