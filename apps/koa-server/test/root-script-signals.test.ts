@@ -57,14 +57,17 @@ describe('the root `licence` script under SIGTERM', () => {
       expect(await exited).toEqual({ code: 0, signal: null });
       expect(logs.map((line) => parseJson(line).msg)).toContain('licence service stopped');
     } finally {
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch (error) {
-          // ESRCH: the group is gone, as it should be.
-          if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-        }
-      }
+      stopGroup(child.pid);
     }
   });
 });
+
+/** Kills what is left of the process group `pid` leads; none left (ESRCH) is the expected case. */
+function stopGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'ESRCH')) throw error;
+  }
+}
