@@ -39,6 +39,18 @@ function claimStatements(db: Database.Database) {
 }
 
 /**
+ * Events a slice of the claim's fan-out takes at most: with the 10 endpoints an author may have
+ * (docs/protocol.md#endpoints), about 80 delivery rows, a few ms of the event loop. Without
+ * slices, a second of keys issued without pause (over a thousand events, ten deliveries each) was
+ * fanned out in one transaction of 200 to 300 ms, during which no verdict was answered; slices of
+ * 64 events still left a verdict, which needs several turns of the loop, waiting behind a slice at
+ * each (apps/koa-server/test/webhook-flood.test.ts).
+ */
+export const CLAIM_FANOUT_SLICE = 8;
+/** Slices one claim runs at most before fanning out the rest in its own transaction. */
+const MAX_FANOUT_SLICES = 1000;
+
+/**
  * The deliverer's claim (docs/protocol.md#webhooks: at least once, in order per endpoint, one
  * deliverer's work however many processes share the file). The choice and the leases are one
  * IMMEDIATE transaction, after the fan-out of the events written since the last one
@@ -66,10 +78,17 @@ export function webhookClaim(db: Database.Database, fanOut: WebhookFanout): Pick
     });
   });
 
+  // A backlog of events is fanned out first in slices, each its own IMMEDIATE transaction, the
+  // event loop free between them: requests are answered meanwhile, not after the whole backlog.
+  const slice = db.transaction((): boolean => fanOut(CLAIM_FANOUT_SLICE));
+
   return {
     async claimWebhookDeliveries(now, leaseUntil, limit) {
       if (!Number.isSafeInteger(limit) || limit < 1) {
         return [];
+      }
+      for (let slices = 0; slices < MAX_FANOUT_SLICES && slice.immediate(); slices += 1) {
+        await new Promise((resolve) => setImmediate(resolve));
       }
       return claim.immediate(now, leaseUntil, limit);
     },

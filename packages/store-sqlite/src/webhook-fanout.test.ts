@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { webhookDeliveryId, type NewWebhookEndpoint, type NewWebhookEvent, type Store } from '@licence/service';
 import { openSqliteStore } from './open-sqlite-store.js';
+import { CLAIM_FANOUT_SLICE } from './webhook-claim.js';
 
 const T = 1_790_000_000;
 
@@ -65,6 +66,21 @@ describe('the webhook fan-out in SQLite (webhook-fanout.ts)', () => {
     // One per endpoint at a time: the oldest, under the id every store gives it.
     expect(claimed.map((c) => c.id)).toEqual([webhookDeliveryId('msg_1', 'wh_a')]);
     expect(outboxState(file)).toEqual({ deliveries: 2, cursor: 2 });
+  });
+
+  it('fans a backlog out in slices of CLAIM_FANOUT_SLICE events before a claim, each once, in event order', async () => {
+    const backlog = CLAIM_FANOUT_SLICE * 50 + 1;
+    for (let i = 1; i <= backlog; i += 1) await store.addWebhookEvent(event(`msg_${i}`));
+    let turns = 0;
+    const counting = setInterval(() => {
+      turns += 1;
+    }, 0);
+    const claimed = await store.claimWebhookDeliveries(T, T + 45, 10);
+    clearInterval(counting);
+    expect(claimed.map((c) => c.id)).toEqual([webhookDeliveryId('msg_1', 'wh_a')]);
+    expect(outboxState(file)).toEqual({ deliveries: backlog, cursor: backlog });
+    // The event loop ran between the slices (a timer fired), rather than waiting for the whole backlog.
+    expect(turns).toBeGreaterThan(0);
   });
 
   it('fans out before a list, a retry, a purge and a new endpoint, and never twice', async () => {

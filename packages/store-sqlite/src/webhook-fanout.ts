@@ -9,8 +9,9 @@ const DELIVERY_ID_FUNCTION = 'licence_webhook_delivery_id';
  * the event's time, per endpoint that receives it (ports.ts NewWebhookEvent: subscribed to its type,
  * and its product's author's or every author's). To be called INSIDE an IMMEDIATE transaction, before
  * anything reads or adds deliveries or endpoints (docs/protocol.md#delivery-on-the-koa-server).
+ * With `maxEvents`, only the oldest that many events are fanned out (a slice); true when more remain.
  */
-export type WebhookFanout = () => void;
+export type WebhookFanout = (maxEvents?: number) => boolean;
 
 /**
  * The events are written by the change that causes them (webhook-outbox.ts), so none is lost nor
@@ -30,23 +31,26 @@ export function webhookFanout(db: Database.Database): WebhookFanout {
     webhookDeliveryId(String(eventId), String(endpointId)),
   );
   const cursor = db.prepare<[], { seq: number }>('SELECT seq FROM webhook_fanout WHERE id = 1');
-  const fanOut = db.prepare<[number]>(
+  const fanOut = db.prepare<[number, number]>(
     'INSERT OR IGNORE INTO webhook_deliveries (id, endpoint_id, event_seq, status, next_attempt_at) ' +
       `SELECT ${DELIVERY_ID_FUNCTION}(e.id, w.id), w.id, e.seq, 'pending', e.at ` +
       'FROM webhook_events e JOIN webhook_endpoints w ' +
       'ON EXISTS (SELECT 1 FROM json_each(w.events) WHERE json_each.value = e.type) ' +
       'AND (w.author IS NULL OR w.author = (SELECT author FROM products WHERE id = e.product_id)) ' +
-      'WHERE e.seq > ? ORDER BY e.seq, w.id',
+      'WHERE e.seq > ? AND e.seq <= ? ORDER BY e.seq, w.id',
   );
   const newest = db.prepare<[], { seq: number | null }>('SELECT max(seq) AS seq FROM webhook_events');
   const move = db.prepare<[number]>('UPDATE webhook_fanout SET seq = ? WHERE id = 1');
-  return () => {
+  return (maxEvents = Number.POSITIVE_INFINITY) => {
     const from = cursor.get()?.seq ?? 0;
-    const to = newest.get()?.seq ?? null;
-    if (to === null || to <= from) {
-      return;
+    const last = newest.get()?.seq ?? null;
+    if (last === null || last <= from) {
+      return false;
     }
-    fanOut.run(from);
+    // seq grows by one per event (gaps only where a duplicate was dropped): at most maxEvents events.
+    const to = Math.min(last, from + maxEvents);
+    fanOut.run(from, to);
     move.run(to);
+    return to < last;
   };
 }
