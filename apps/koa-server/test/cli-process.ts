@@ -63,9 +63,21 @@ export interface ServeProcess {
   waitForLog(msg: string): Promise<Record<string, unknown>>;
 }
 
-/** Starts `licence serve` and resolves once its banner names the URL and the public key. */
-export function spawnServe(options: { cwd: string; env?: Record<string, string> }): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve'], {
+/**
+ * Starts `licence serve` and resolves once its banner names the URL and the public key. With
+ * `openFiles`, under `ulimit -n <openFiles>` (soft and hard: Node cannot raise it again), the shell
+ * replaced by node (`exec`), so `child.pid` is the server's.
+ */
+export function spawnServe(options: {
+  cwd: string;
+  env?: Record<string, string>;
+  openFiles?: number;
+}): Promise<ServeProcess> {
+  const [file, args] =
+    options.openFiles === undefined
+      ? [process.execPath, [CLI, 'serve']]
+      : ['/bin/sh', ['-c', `ulimit -n ${options.openFiles} && exec "$0" "$@"`, process.execPath, CLI, 'serve']];
+  const child = spawn(file, args, {
     cwd: options.cwd,
     env: environment({ PORT: '0', ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,3 +1,4 @@
+import type { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { isRecord } from '@licence/core';
 import { send } from '@licence/http-vector-runner';
@@ -20,12 +21,15 @@ export interface TimedAnswer extends HttpAnswer {
 /**
  * POST /api/licence with `body` as `client` (an address from 198.18.0.0/15, the RFC 2544
  * benchmarking range: it only ever travels in a header over loopback). A fresh connection each
- * time, so concurrent calls really are concurrent on the server.
+ * time, so concurrent calls really are concurrent on the server. `agent` (one with a
+ * `localAddress` of 127.0.0.x) sends from that real source address instead, for a server
+ * without TRUST_PROXY, which ignores the header.
  */
 export async function postVerdict(
   baseUrl: string,
   body: Readonly<Record<string, unknown>>,
   client: string,
+  agent?: Agent,
 ): Promise<TimedAnswer> {
   const started = performance.now();
   const answer = await send(baseUrl, {
@@ -33,6 +37,7 @@ export async function postVerdict(
     path: '/api/licence',
     headers: { 'user-agent': PRODUCT_UA, 'content-type': 'application/json', 'x-forwarded-for': client },
     body: JSON.stringify(body),
+    ...(agent === undefined ? {} : { agent }),
   });
   return { ...answer, ms: performance.now() - started };
 }
