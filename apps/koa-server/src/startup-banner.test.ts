@@ -56,7 +56,7 @@ describe('startupBanner', () => {
     expect(startupBanner(input)).not.toContain('TRUST_PROXY');
     const hops = startupBanner({ ...input, trustProxy: { hops: 1 }, host: '127.0.0.1' });
     expect(hops).toContain(
-      'client address (TRUST_PROXY=1, a hop count): the server must be reachable only through those 1 proxies',
+      'client address (TRUST_PROXY=1, a hop count): the server must be reachable only through its proxies (1 in front of it)',
     );
     expect(hops).not.toContain('warning:');
     const exposed = startupBanner({ ...input, trustProxy: { hops: 1 }, host: '0.0.0.0' });

@@ -8,7 +8,7 @@ describe('trustProxyNotice (docs/protocol.md#client-address)', () => {
 
   it('with a hop count, says the server must be reachable only through the proxies', () => {
     expect(trustProxyNotice({ hops: 2 }, '127.0.0.1')).toEqual({
-      info: 'client address (TRUST_PROXY=2, a hop count): the server must be reachable only through those 2 proxies, or a client writes its own X-Forwarded-For (docs/protocol.md#client-address)',
+      info: 'client address (TRUST_PROXY=2, a hop count): the server must be reachable only through its proxies (2 in front of it), or a client writes its own X-Forwarded-For (docs/protocol.md#client-address)',
     });
   });
 

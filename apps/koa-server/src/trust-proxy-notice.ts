@@ -27,7 +27,7 @@ export function trustProxyNotice(trustProxy: TrustProxy | undefined, host: strin
     };
   }
   const hops = trustProxy.hops;
-  const info = `client address (TRUST_PROXY=${hops}, a hop count): the server must be reachable only through those ${hops} proxies, or a client writes its own X-Forwarded-For (docs/protocol.md#client-address)`;
+  const info = `client address (TRUST_PROXY=${hops}, a hop count): the server must be reachable only through its proxies (${hops} in front of it), or a client writes its own X-Forwarded-For (docs/protocol.md#client-address)`;
   if (isLoopback(host)) return { info };
   return {
     info,

@@ -48,7 +48,7 @@ describe('the start says what a hop count demands (docs/protocol.md#client-addre
     const serve = await spawnServe({ cwd: root, env: { TRUST_PROXY: '1' } });
     serve.child.kill('SIGTERM');
     expect(await serve.exited).toBe(0);
-    expect(serve.banner).toContain('the server must be reachable only through those 1 proxies');
+    expect(serve.banner).toContain('the server must be reachable only through its proxies (1 in front of it)');
     expect(serve.banner).not.toContain('warning:');
     expect(serve.logs.map((line) => JSON.parse(line) as { level: number }).filter((e) => e.level >= 40)).toEqual([]);
   });
