@@ -343,6 +343,13 @@ describe('docs/openapi.yaml against real answers', () => {
     expect(failures).toEqual([]);
   });
 
+  it('documents /favicon.ico: GET and HEAD, and 405 for other methods (docs/protocol.md#favicon)', async () => {
+    expect((await call('/favicon.ico', { method: 'GET', path: '/favicon.ico' })).status).toBe(200);
+    expect((await call('/favicon.ico', { method: 'HEAD', path: '/favicon.ico' })).status).toBe(200);
+    expect((await call('/favicon.ico', { method: 'POST', path: '/favicon.ico' })).status).toBe(405);
+    expect(failures).toEqual([]);
+  });
+
   it('documents every admin route: success, 400, 401, 404, 405, 409, 413, 415', async () => {
     const wrongToken = 'not-the-token-0123456789';
     /** An admin POST to /admin/keys/{cle}/<action>, for the key `cle`. */
@@ -842,12 +849,12 @@ describe('docs/openapi.yaml against real answers', () => {
     for (const path of Object.keys(paths))
       expect([...reached].some((triple) => triple.split(' ')[1] === path)).toBe(true);
     expect(reached.size).toBe(documented.size);
-    // 172 documented (path, method, status) triples today, plus 26 (path, method) pairs answered
+    // 174 documented (path, method, status) triples today, plus 27 (path, method) pairs answered
     // 405; every answer received was validated (none skipped).
-    expect(documented.size).toBe(172);
+    expect(documented.size).toBe(174);
     const distinct = new Set(validated);
-    expect(distinct.size).toBe(172 + 26);
-    expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(26);
+    expect(distinct.size).toBe(174 + 27);
+    expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(27);
     expect(validated).toHaveLength(answers);
   });
 

@@ -146,6 +146,8 @@ describe('template.yaml (AWS SAM)', () => {
       'GET /buyer/buyer.css',
       'GET /buyer/{token}',
       'POST /buyer/{token}/transfer',
+      // docs/protocol.md#favicon: the icon a browser asks of every page.
+      'GET /favicon.ico',
     ];
     expect(routes.sort()).toEqual(expected.sort());
     const schedules = events

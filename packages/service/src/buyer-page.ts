@@ -55,12 +55,14 @@ export function renderBuyerPage(view: BuyerView, lang: BuyerLanguage): string {
 }
 
 /**
- * The document around a page's main content. The style sheet's link is relative, so that a path
- * prefix in front of the service is kept: `/buyer/<token>` links `buyer.css`, and
- * `/buyer/<token>/transfer` one level up.
+ * The document around a page's main content. The style sheet's and the icon's links are relative,
+ * so that a path prefix in front of the service is kept: `/buyer/<token>` links `buyer.css` and
+ * `../favicon.ico`, and `/buyer/<token>/transfer` each one level up.
  */
 function page(lang: BuyerLanguage, texts: BuyerTexts, title: string, place: BuyerPagePlace | undefined, main: Html) {
   const stylesheet = place === 'transfer' ? '../buyer.css' : 'buyer.css';
+  // docs/protocol.md#favicon: the service's icon at its root, as relative as the style sheet.
+  const icon = place === 'transfer' ? '../../favicon.ico' : '../favicon.ico';
   return html`<!doctype html>
 <html lang="${lang}">
 <head>
@@ -69,6 +71,7 @@ function page(lang: BuyerLanguage, texts: BuyerTexts, title: string, place: Buye
 <meta name="robots" content="noindex, nofollow">
 <title>${title} – ${texts.brand}</title>
 <link rel="stylesheet" href="${stylesheet}">
+<link rel="icon" href="${icon}" type="image/svg+xml">
 </head>
 <body>
 <header><p>${texts.brand}</p></header>

@@ -7,6 +7,7 @@ import { BUYER_PAGE_HEADERS } from './buyer-page.js';
 import { buyerRouteLabel, handleBuyer, isBuyerPath } from './buyer-routes.js';
 import { adminTokenFault } from './config-values.js';
 import { CONSOLE_HEADERS, checkedConsoleAssets, handleConsole, isConsolePath } from './console-route.js';
+import { FAVICON_PATH, handleFavicon } from './favicon-route.js';
 import { handleHealth } from './healthz.js';
 import { createKeyAdmin } from './key-admin.js';
 import { createNodeVerifier } from './node-verifier.js';
@@ -27,9 +28,9 @@ export const HEALTH_PATH = '/healthz';
  * Routing, first match: the public endpoint (both spellings, docs/protocol.md#request), `/healthz`,
  * `/admin/...` when an admin token is set, `/console` and below when an admin token and the
  * console's files are given (docs/protocol.md#console), `/buyer/...` always
- * (docs/protocol.md#buyer-links); anything else is a 404 problem
- * (docs/protocol.md#request: unknown path 404, the first check). Every answer carries
- * `Cache-Control: no-store`; every answer of the public endpoint carries
+ * (docs/protocol.md#buyer-links), `/favicon.ico` always (docs/protocol.md#favicon); anything else is
+ * a 404 problem (docs/protocol.md#request: unknown path 404, the first check). Every answer but the
+ * icon carries `Cache-Control: no-store`; every answer of the public endpoint carries
  * `Access-Control-Allow-Origin: *`, errors included.
  *
  * `handle()` never rejects: a fault becomes a 5xx problem and an error log line that names the
@@ -108,6 +109,7 @@ export function createService(options: ServiceOptions): Service {
         const route = `${request.method} ${buyerRouteLabel(path)}`;
         return guarded(() => handleBuyer(context, request), route, BUYER_PAGE_HEADERS);
       }
+      if (path === FAVICON_PATH) return guarded(() => handleFavicon(request), 'GET /favicon.ico', {});
       return problemResponse('not-found', 'no such path');
     },
 

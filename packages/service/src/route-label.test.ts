@@ -36,6 +36,8 @@ describe('routeLabel (docs/protocol.md#privacy: no path and no key in a log line
     ['/buyer', '/buyer/*'],
     ['/buyer/', '/buyer/*'],
     ['/buyers', 'other'],
+    ['/favicon.ico', '/favicon.ico'],
+    ['/favicon.ico/x', 'other'],
     ['/consoles', 'other'],
     [`/${KEY}`, 'other'],
     ['/api/licence/', 'other'],

@@ -3,6 +3,7 @@ import { isAdminPath } from './admin-routes.js';
 import { buyerRouteLabel, isBuyerPath } from './buyer-routes.js';
 import { CONSOLE_PATH, isConsolePath } from './console-route.js';
 import { HEALTH_PATH } from './create-service.js';
+import { FAVICON_PATH } from './favicon-route.js';
 import { PUBLIC_PATHS } from './public-endpoint.js';
 
 /**
@@ -21,7 +22,9 @@ const ADMIN_ROUTES = [...new Set(ADMIN_ROUTE_TABLE.map((route) => ['', 'admin', 
 );
 
 export function routeLabel(path: string): string {
-  if (PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || path === CONSOLE_PATH) return path;
+  if (PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || path === CONSOLE_PATH || path === FAVICON_PATH) {
+    return path;
+  }
   // docs/protocol.md#console: the console's files are not secret, but a label is one of a fixed set.
   if (isConsolePath(path)) return `${CONSOLE_PATH}/*`;
   // docs/protocol.md#buyer-links: a buyer path holds the link's token.

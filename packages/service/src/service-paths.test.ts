@@ -20,6 +20,10 @@ describe('isServicePath', () => {
     for (const path of ['/', '/api', '/api/other', '/administrator', '/healthz/x', '/consoles', '/buyers'])
       expect(isServicePath(path)).toBe(false);
   });
+
+  it('leaves /favicon.ico to a bigger app, whose site icon it is (docs/protocol.md#favicon)', () => {
+    expect(isServicePath('/favicon.ico')).toBe(false);
+  });
 });
 
 describe('bodyLimitFor', () => {

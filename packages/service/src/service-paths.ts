@@ -12,7 +12,9 @@ import { MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
 
 /**
  * The paths the service answers (docs/protocol.md#request, #administration, #console, #buyer-links):
- * a middleware mounted in a bigger app leaves the others to it.
+ * a middleware mounted in a bigger app leaves the others to it. `/favicon.ico` is not claimed: in a
+ * bigger app it is that app's site icon, which the service's pages then show
+ * (docs/protocol.md#favicon); a server of its own claims every path and answers it.
  */
 export function isServicePath(path: string): boolean {
   return (

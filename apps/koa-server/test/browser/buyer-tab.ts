@@ -27,7 +27,8 @@ export interface BuyerTab {
 }
 
 // The browser logs each 4xx answer as a console error (an end page is a 404, 410, 429 or 403 on
-// purpose; the favicon a 404): not a fault of the page.
+// purpose): not a fault of the page. The icon is no longer one (docs/protocol.md#favicon:
+// favicon.browser.test.ts).
 const HTTP_STATUS_LINE = /^Failed to load resource: the server responded with a status of 4\d\d/;
 
 export interface BuyerTabOptions {
