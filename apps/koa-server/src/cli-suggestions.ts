@@ -11,7 +11,7 @@ import { nearestWord } from './nearest-word.js';
 /** Words up to this long are repeated in the message; a longer one may be a pasted key or token. */
 const REPEATED_UP_TO = 24;
 
-/** The line for `words` (the command line's first one or two), which name no command. */
+/** The line for a command line whose first word (and second, after a group word) names no command. */
 export function unknownCommandMessage(first: string, second: string | undefined): string {
   const typed = isGroup(first) && second !== undefined ? `${first} ${second}` : first;
   const shown =
