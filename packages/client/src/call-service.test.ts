@@ -71,8 +71,9 @@ describe('callService over loopback', () => {
   it('is a timeout when the service never answers, and closes the connection', async () => {
     fake.answer('hang');
     const abandoned = fake.abandoned();
-    expect(await callService(call({ timeoutMs: 100 }))).toEqual({ type: 'failure', reason: 'timeout' });
-    await expect.poll(() => fake.abandoned()).toBe(abandoned + 1);
+    // Long enough for the request to reach the fake on a busy machine: the fake counts only what arrived.
+    expect(await callService(call({ timeoutMs: 1000 }))).toEqual({ type: 'failure', reason: 'timeout' });
+    await expect.poll(() => fake.abandoned(), { timeout: 10_000 }).toBe(abandoned + 1);
   });
 
   it('is a timeout when the service sends its headers and then stalls (the body counts too)', async () => {

@@ -15,7 +15,7 @@ import type { FakeService } from './fake-service.js';
  * Every case of client-states.json through the client's own code path: the case's
  * cache is written as the cache file, the client's clock reads the case's `now`, the case's
  * outcome is what a real HTTP server on loopback answers (or a refused connection, or a server
- * that never answers, given up on by a short injected timeout), and the nonce is the case's.
+ * that never answers, given up on by an injected timeout), and the nonce is the case's.
  * Then `valide()` runs, and the verdict, its state, the calls made and the file left on disk are
  * compared with the case.
  */
@@ -35,6 +35,15 @@ const CLE = '0123456789ABCDEFGHJKMNPQR';
  */
 const WITHOUT_PRODUIT = (c: ClientStateCase) => c.expect.produit === undefined;
 const CALL_DURING_BACKOFF = 'a failure called during back-off still counts';
+
+/**
+ * The client's timeout where giving up is what the case is about (the fake never answers): long
+ * enough for the request to reach the fake on a busy machine (the fake counts it on arrival, and a
+ * client that gave up before sending it would leave nothing to count), short enough to wait out.
+ */
+const HANG_TIMEOUT_MS = 1000;
+/** Everywhere else the fake answers at once: a timeout that never decides the case, even under load. */
+const CALL_TIMEOUT_MS = 10_000;
 
 let service: FakeService;
 let refused: string;
@@ -115,7 +124,7 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
     url,
     host,
     clock: { now: () => c.now * 1000 },
-    timeoutMs: 100,
+    timeoutMs: outcome?.type === 'failure' && outcome.reason === 'timeout' ? HANG_TIMEOUT_MS : CALL_TIMEOUT_MS,
     onError: (error) => errors.push(error),
   });
   fixNonceForTests(licence, () => c.expect.nonce ?? 'nonce_de_ce-test_000000');
@@ -168,7 +177,7 @@ async function runCase(c: ClientStateCase, dir: string): Promise<void> {
   expect(sent).toHaveLength(reached);
   if (outcome?.type === 'failure' && outcome.reason === 'timeout') {
     // The client gave up and closed the connection, with the service still silent.
-    await expect.poll(() => service.abandoned()).toBe(abandonedBefore + 1);
+    await expect.poll(() => service.abandoned(), { timeout: 10_000 }).toBe(abandonedBefore + 1);
   }
 
   if (result.store === null) {

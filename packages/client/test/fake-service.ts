@@ -24,7 +24,10 @@ export interface ReceivedRequest {
 
 export interface FakeService {
   readonly url: string;
-  /** Every request received, in order. */
+  /**
+   * Every request received, in order, recorded as soon as its head arrives: a client that gives up
+   * before the body is read is still counted. Its `body` is filled in once the body has arrived.
+   */
   readonly requests: ReceivedRequest[];
   /** Requests whose client closed the connection before any answer (a client that gave up). */
   abandoned(): number;
@@ -39,23 +42,18 @@ export async function startFakeService(): Promise<FakeService> {
   let abandoned = 0;
   let next: FakeAnswer | 'hang' | ((request: ReceivedRequest) => FakeAnswer | 'hang') = { status: 503 };
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const head = { method: request.method ?? '', path: request.url ?? '', headers: request.headers };
+    const index = requests.push({ ...head, body: '' }) - 1;
+    response.on('close', () => {
+      if (!response.writableEnded) abandoned += 1;
+    });
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const received: ReceivedRequest = {
-        method: request.method ?? '',
-        path: request.url ?? '',
-        headers: request.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      requests.push(received);
+      const received: ReceivedRequest = { ...head, body: Buffer.concat(chunks).toString('utf8') };
+      requests[index] = received;
       const answer = typeof next === 'function' ? next(received) : next;
-      if (answer === 'hang') {
-        response.on('close', () => {
-          if (!response.writableEnded) abandoned += 1;
-        });
-        return;
-      }
+      if (answer === 'hang') return;
       response.writeHead(answer.status, {
         ...(answer.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...answer.headers,

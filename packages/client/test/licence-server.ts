@@ -51,6 +51,11 @@ export interface LicenceServer {
   calls(): number;
   /** Delay, in milliseconds, before each verdict request is handled. */
   setDelay(ms: number): void;
+  /**
+   * Holds every verdict request from now on (counted, not handled) until the returned function is
+   * called: a call kept out for as long as a test needs, whatever the machine's load.
+   */
+  hold(): () => void;
   /** An authorised admin call that must succeed: its JSON answer. */
   admin(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>>;
   /** A product, then a buyer key for it (1 site unless told): the key. */
@@ -88,10 +93,15 @@ export async function startLicenceServer(options: { readonly clockStartMs: numbe
   const handler = createApp({ service, logger }).callback();
   let calls = 0;
   let delayMs = 0;
+  let held: (() => void)[] | null = null;
   const timers = new Set<NodeJS.Timeout>();
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     if (request.url?.startsWith('/api/licen') === true) {
       calls += 1;
+      if (held !== null) {
+        held.push(() => void handler(request, response));
+        return;
+      }
       if (delayMs > 0) {
         const timer = setTimeout(() => {
           timers.delete(timer);
@@ -134,6 +144,14 @@ export async function startLicenceServer(options: { readonly clockStartMs: numbe
     calls: () => calls,
     setDelay: (ms) => {
       delayMs = ms;
+    },
+    hold: () => {
+      const queue: (() => void)[] = [];
+      held = queue;
+      return () => {
+        if (held === queue) held = null;
+        for (const handle of queue.splice(0)) handle();
+      };
     },
     admin,
     issueKey: async (produit, keyOptions = {}) => {

@@ -117,11 +117,15 @@ describe('many processes, one cache', () => {
 
   it('a process with no cache at all waits for the refreshing one instead of calling too', async () => {
     const cle = await server.issueKey(PRODUIT);
-    server.setDelay(500);
+    // The refresher's call is held by the server until the waiter has started: the waiter finds
+    // the lock held, whatever the machine's load.
+    const release = server.hold();
     const refresher = startChild({ options: options(cle), nowMs: server.clock.now() });
     await expect.poll(() => server.calls(), { timeout: 20_000, interval: 10 }).toBe(1);
     const waiter = new Licence({ ...options(cle), clock: server.clock });
-    expect(await waiter.valide()).toBe(true);
+    const waited = waiter.valide();
+    release();
+    expect(await waited).toBe(true);
     expect(waiter.verdict?.state).toBe('fresh');
     expect(await refresher.done).toMatchObject({ runs: true, state: 'refreshed' });
     expect(server.calls()).toBe(1);

@@ -337,12 +337,13 @@ describe('end-to-end scenarios against the real Koa server', () => {
     const fake = await startFakeService();
     try {
       fake.answer('hang');
-      const licence = licenceFor(cle, { url: fake.url, timeoutMs: 150 });
+      // Long enough for the request to reach the fake on a busy machine: the fake counts only what arrived.
+      const licence = licenceFor(cle, { url: fake.url, timeoutMs: 1000 });
       expect(await licence.valide()).toBe(true);
       expect(licence.verdict).toMatchObject({ state: 'grace', runs: true });
       expect(fake.requests).toHaveLength(1);
       // The service never answered; the client closed the connection.
-      await expect.poll(() => fake.abandoned()).toBe(1);
+      await expect.poll(() => fake.abandoned(), { timeout: 10_000 }).toBe(1);
       expect(readRecord(await cacheFile(cle))).toMatchObject({ failures: 1, retryAt: nowSeconds() + 300 });
     } finally {
       await fake.close();
@@ -391,11 +392,14 @@ describe('more of the client against the real server', () => {
     expect(answers.every(Boolean)).toBe(true);
     expect(server.calls()).toBe(1);
 
-    // Stale: while one call is out, the others keep the cached verdict at once.
+    // Stale: while one call is out (held by the server until released), the others keep the cached
+    // verdict at once.
     server.clock.advance(DAY);
+    const release = server.hold();
     const first = licence.valide();
-    await expect.poll(() => server.calls()).toBe(2);
+    await expect.poll(() => server.calls(), { timeout: 10_000 }).toBe(2);
     const second = await licence.valide();
+    release();
     expect(second).toBe(true);
     expect(licence.verdict?.state).toBe('grace');
     expect(await first).toBe(true);
@@ -405,12 +409,14 @@ describe('more of the client against the real server', () => {
 
   it('two instances with no cache (two processes): the second waits for the first, no second request', async () => {
     const cle = await server.issueKey(PRODUIT);
-    server.setDelay(300);
+    const release = server.hold();
     const [a, b] = [licenceFor(cle), licenceFor(cle)];
     const first = a.valide();
-    // Let the first take the lock before the second looks.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await b.valide()).toBe(true);
+    // The first's request reached the server: it holds the lock when the second looks.
+    await expect.poll(() => server.calls(), { timeout: 10_000 }).toBe(1);
+    const second = b.valide();
+    release();
+    expect(await second).toBe(true);
     expect(b.verdict?.state).toBe('fresh');
     expect(await first).toBe(true);
     expect(server.calls()).toBe(1);
