@@ -14,6 +14,8 @@ export { CLIENT_VERSION } from './version.js';
 // Staging copies on hosting providers' domains (docs/protocol.md#staging-hosts)
 export { isStagingHost } from './staging-host.js';
 
-// The one error family, from core: every bad option is a ValidationError naming it
+// The one error family: every bad option is a ValidationError naming it. Core's class in the
+// sources, but the build bundles core (tsup.config.ts), so the published client's is its own copy
+// (README "Install"): catch with these, not with @licence/core's.
 export { isValidationError, ValidationError } from '@licence/core';
 export type { ClientState, Donnees } from '@licence/core';
