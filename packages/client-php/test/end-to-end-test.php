@@ -348,6 +348,13 @@ foreach (['curl', 'flux'] as $t) {
         assertSame([true, 'refreshed'], [$patient->valide(), $patient->etat()], 'a patient client takes the answer');
         $hasty = client($t, $s['cle4'], tempDir(), 'lente.fr', time(), ['url' => $slow->url, 'delai' => 0.3]);
         assertSame([true, 'lapsed'], [$hasty->valide(), $hasty->etat()], 'a client with a 0.3 s timeout gives up');
+        // The hasty client gave up after 0.3 s, maybe before the fake (another process, busy with
+        // nothing but maybe not scheduled yet) counted its connection: it is in the fake's backlog
+        // and will be counted. Wait for it rather than race it.
+        $deadline = microtime(true) + 20;
+        while ($slow->connections() < 2 && microtime(true) < $deadline) {
+            usleep(20000);
+        }
         assertSame(2, $slow->connections(), 'both calls reached the slow service');
         $slow->stop();
     });
