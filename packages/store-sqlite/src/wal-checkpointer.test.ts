@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { startWalCheckpointer } from './wal-checkpointer.js';
-import { WAL_SIZE_LIMIT_BYTES } from './wal-size-limit.js';
+import { WAL_HIGH_WATER_BYTES, WAL_SIZE_LIMIT_BYTES } from './wal-size-limit.js';
 import { themeKey } from '../test/theme-key.js';
 
 const root = mkdtempSync(join(tmpdir(), 'licence-checkpoint-'));
@@ -47,7 +47,8 @@ describe('background WAL checkpoints (wal-checkpointer.ts)', () => {
     db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
     const checkpointer = startWalCheckpointer(db, file, undefined, 100);
     try {
-      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      // A backstop only, past 256 MiB (4 KiB pages).
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_HIGH_WATER_BYTES / 4096);
       const before = fileSize(file);
       // 3,000 commits: far past the 1,000 frames at which the main connection would checkpoint itself.
       const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
@@ -75,6 +76,52 @@ describe('background WAL checkpoints (wal-checkpointer.ts)', () => {
       expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 80 });
     } finally {
       await checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it('cuts the WAL only once the writers are quiet, never in the middle of their writes', async () => {
+    const file = join(root, 'steady.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)');
+    const checkpointer = startWalCheckpointer(db, file, undefined, 100);
+    try {
+      // The request connection never cuts it itself (that would be on the event loop).
+      expect(db.pragma('journal_size_limit', { simple: true })).toBe(-1);
+      burst(db);
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      // 1.5 s of small writes, one each millisecond or so: fifteen checkpoints, none of them quiet.
+      let smallest = walSize(file);
+      const end = Date.now() + 1500;
+      while (Date.now() < end) {
+        insert.run('x'.repeat(100));
+        smallest = Math.min(smallest, walSize(file));
+        await sleep(1);
+      }
+      expect(smallest).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES);
+      expect(await within(10_000, () => walSize(file) < WAL_SIZE_LIMIT_BYTES)).toBe(true);
+    } finally {
+      await checkpointer.stop();
+      db.close();
+    }
+  });
+
+  it('a flood that never pauses grows the WAL only to about the backstop, whatever the thread does', () => {
+    const file = join(root, 'flood.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB)');
+    // A thread that never gets to checkpoint: the request connection's backstop alone.
+    const checkpointer = startWalCheckpointer(db, file, undefined, 3_600_000);
+    try {
+      const insert = db.prepare('INSERT INTO t (v) VALUES (zeroblob(?))');
+      // 400 commits of 1 MB, no pause between them: without the backstop, a 400 MB WAL.
+      for (let i = 0; i < 400; i += 1) insert.run(1024 * 1024);
+      expect(walSize(file)).toBeLessThan(WAL_HIGH_WATER_BYTES + 8 * 1024 * 1024);
+      expect(db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 400 });
+    } finally {
+      void checkpointer.stop();
       db.close();
     }
   });

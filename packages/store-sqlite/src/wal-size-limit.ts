@@ -8,6 +8,12 @@ import type Database from 'better-sqlite3';
 export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /**
+ * docs/protocol.md#storage: past this size a served store's request connection checkpoints the WAL
+ * itself (wal-checkpointer.ts): a bound on the disk a flood that never pauses takes.
+ */
+export const WAL_HIGH_WATER_BYTES = 256 * 1024 * 1024;
+
+/**
  * Sets `journal_size_limit` (https://sqlite.org/pragma.html#pragma_journal_size_limit): once a
  * checkpoint has copied the whole WAL, the next writer starts it again from its beginning and cuts
  * the file to this size. Per connection, so every store connection sets it, the ones without the
@@ -16,4 +22,9 @@ export const WAL_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
  */
 export function limitWalSize(db: Database.Database): void {
   db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+}
+
+/** No limit (SQLite's default, -1): the served store's checkpoint thread cuts the file instead (wal-checkpointer.ts). */
+export function unlimitWalSize(db: Database.Database): void {
+  db.pragma('journal_size_limit = -1');
 }
