@@ -9,6 +9,7 @@ import type { HttpAnswer, SendOptions } from '@licence/http-vector-runner';
 import { consoleAssets } from '@licence/console';
 import {
   createWebhookDeliverer,
+  DEFAULT_WEBHOOKS_PER_AUTHOR,
   newWebhookEndpointId,
   newWebhookSecret,
   randomBytes,
@@ -610,6 +611,20 @@ describe('docs/openapi.yaml against real answers', () => {
     const id = field(created, 'id');
     const own = await post(HOOKS, HOOKS, { ...shop, url: 'https://atelier.example/hooks' }, token);
     expect(own.status).toBe(201);
+    // The author's quota (docs/protocol.md#endpoints): up to it, then a 409; the extra ones go again.
+    const extra: string[] = [];
+    for (let i = 1; i < DEFAULT_WEBHOOKS_PER_AUTHOR; i += 1) {
+      const more = await post(HOOKS, HOOKS, { ...shop, url: `https://atelier.example/hooks/${i}` }, token);
+      expect(more.status).toBe(201);
+      extra.push(field(more, 'id'));
+    }
+    expect((await post(HOOKS, HOOKS, { ...shop, url: 'https://atelier.example/one-too-many' }, token)).status).toBe(
+      409,
+    );
+    for (const more of extra) {
+      const removed = await call(ONE, { method: 'DELETE', path: `/admin/webhooks/${more}`, admin: token });
+      expect(removed.status).toBe(204);
+    }
     expect((await post(HOOKS, HOOKS, { url: 'http://169.254.169.254/', events: ['key.issued'] })).status).toBe(400);
     expect((await post(HOOKS, HOOKS, { ...shop, events: [] })).status).toBe(400);
     expect((await post(HOOKS, HOOKS, { ...shop, author: 'concurrent' }, token)).status).toBe(403);
@@ -849,11 +864,11 @@ describe('docs/openapi.yaml against real answers', () => {
     for (const path of Object.keys(paths))
       expect([...reached].some((triple) => triple.split(' ')[1] === path)).toBe(true);
     expect(reached.size).toBe(documented.size);
-    // 174 documented (path, method, status) triples today, plus 27 (path, method) pairs answered
+    // 175 documented (path, method, status) triples today, plus 27 (path, method) pairs answered
     // 405; every answer received was validated (none skipped).
-    expect(documented.size).toBe(174);
+    expect(documented.size).toBe(175);
     const distinct = new Set(validated);
-    expect(distinct.size).toBe(174 + 27);
+    expect(distinct.size).toBe(175 + 27);
     expect([...distinct].filter((triple) => triple.endsWith(' 405'))).toHaveLength(27);
     expect(validated).toHaveLength(answers);
   });
@@ -861,7 +876,8 @@ describe('docs/openapi.yaml against real answers', () => {
   it('never logged a key, an author token or a webhook secret it issued, or the admin token (docs/protocol.md#privacy)', () => {
     expect(issuedKeys.length).toBeGreaterThan(3);
     expect(issuedTokens).toHaveLength(3);
-    expect(issuedSecrets).toHaveLength(3);
+    // Three endpoints, and the author's up to its quota.
+    expect(issuedSecrets).toHaveLength(3 + DEFAULT_WEBHOOKS_PER_AUTHOR - 1);
     expect(
       linesHolding(server.lines, [
         ...issuedKeys.flatMap(keySpellings),
