@@ -14,7 +14,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -142,6 +142,8 @@ const PHASES = [
   ['forged buyer links from 20,000 addresses (each signature checked)', (first) => floodPhase(first, true)],
 ];
 const runs = PHASES.map(() => []);
+// The machine's load average, said beside the figures: other work on a shared machine moves the tail.
+const loadAtStart = loadavg()[0];
 for (let round = 0; round < ROUNDS; round++) {
   for (const [index, [, run]] of PHASES.entries()) runs[index].push(await run(1000 * (PHASES.length * round + index)));
 }
@@ -186,5 +188,8 @@ for (const [index, [name]] of PHASES.entries()) {
   const loadCores = median(floods.map((phase) => phase.loadCores)).toFixed(2);
   console.log(`${name}: flood errors and timeouts ${errors}; its load generator ${loadCores} of a core`);
 }
+console.log(
+  `machine load average (1 min): ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end`,
+);
 const p99 = median(runs[1].map((phase) => phase.verdicts.p99));
 console.log(`verdict p99 with the flood from one address ${ms(p99)} ms (target under 20 ms)`);
