@@ -49,7 +49,12 @@ const LOOKS: readonly { readonly lang: BuyerLang; readonly viewport: typeof DESK
 ];
 
 describe.skipIf(browserSkipReason() !== undefined)('the buyer’s pages', () => {
-  const suite = consoleSuite({ LICENCE_WEBHOOK_ALLOW_PRIVATE: '1', LICENCE_SIGNING_KEY: SEED.toString('base64') });
+  // TRUST_PROXY=loopback: each tab is a client address of its own (openBuyerTab), under the limit.
+  const suite = consoleSuite({
+    LICENCE_WEBHOOK_ALLOW_PRIVATE: '1',
+    LICENCE_SIGNING_KEY: SEED.toString('base64'),
+    TRUST_PROXY: 'loopback',
+  });
   const { keys, tokens } = suite.secrets;
   let shop: WebhookReceiver;
   let authorToken = '';
