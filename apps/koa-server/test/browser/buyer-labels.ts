@@ -20,7 +20,9 @@ export interface BuyerLabels {
   readonly doneTitle: string;
   readonly newKey: string;
   readonly shownOnce: string;
-  readonly ends: Readonly<Record<'invalid' | 'expired' | 'key-ended' | 'limit' | 'origin', string>>;
+  readonly ends: Readonly<
+    Record<'invalid' | 'expired' | 'key-ended' | 'limit' | 'origin' | 'too-many-requests', string>
+  >;
   readonly contact: (author: string) => string;
 }
 
@@ -45,6 +47,7 @@ const EN: BuyerLabels = {
     'key-ended': 'This key is no longer active',
     limit: 'No transfer left for now',
     origin: 'The form was refused',
+    'too-many-requests': 'Too many requests',
   },
   contact: (author) => `To get help, contact ${author}, who sold you the product.`,
 };
@@ -69,6 +72,7 @@ const FR: BuyerLabels = {
     'key-ended': 'Cette clé n’est plus active',
     limit: 'Plus de transfert possible pour le moment',
     origin: 'Le formulaire a été refusé',
+    'too-many-requests': 'Trop de demandes',
   },
   contact: (author) => `Pour obtenir de l’aide, contactez ${author}, qui vous a vendu le produit.`,
 };

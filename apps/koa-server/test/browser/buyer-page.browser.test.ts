@@ -235,7 +235,7 @@ describe.skipIf(browserSkipReason() !== undefined)('the buyer’s pages', () => 
   );
 
   test(
-    'every page in both languages at both widths: key, refused, done, invalid, expired, key ended, another site’s form',
+    'every page in both languages at both widths: key, refused, done, invalid, expired, key ended, another site’s form, too many requests',
     async () => {
       const { server } = suite;
       elsewhere = await otherSite();
@@ -286,6 +286,11 @@ describe.skipIf(browserSkipReason() !== undefined)('the buyer’s pages', () => 
         keys.push(String(renewed.cle));
         expect(await visit(tab, regeneratedLink)).toBe(410);
         expect(await tab.page.getByRole('heading', { level: 1, name: ui.ends['key-ended'] }).count()).toBe(1);
+
+        // Past the address's budget (docs/protocol.md#buyer-links: 30 in 60 s), the wait page.
+        let status = 0;
+        for (let i = 0; i < 40 && status !== 429; i += 1) status = await visit(tab, forged);
+        await checkBuyerPage(tab, 'too-many-requests', 429, status, ui.ends['too-many-requests']);
         await closeBuyerTab(tab, keys);
       }
     },
