@@ -8,7 +8,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import type { Tags } from 'yaml';
 import { DRAIN_MARGIN_MS } from '../src/drain-outbox.js';
-import { parseStagingHosts, parseWebhookAllowPrivate } from '@licence/service';
+import {
+  DEFAULT_WEBHOOKS_PER_AUTHOR,
+  parseStagingHosts,
+  parseWebhookAllowPrivate,
+  readWebhookConfig,
+  WEBHOOK_CONCURRENCY,
+} from '@licence/service';
 import { loadLambdaConfig, loadWebhooksConfig } from '../src/lambda-config.js';
 
 /**
@@ -35,6 +41,8 @@ const CONFIGURATION_NAMES = [
   'LICENCE_STAGING_HOSTS',
   'LICENCE_PUBLIC_URL',
   'LICENCE_BUYER_TRANSFERS_PER_30_DAYS',
+  'LICENCE_WEBHOOKS_PER_AUTHOR',
+  'LICENCE_WEBHOOK_CONCURRENCY',
 ];
 
 /** CloudFormation's short forms: scalars as their long form, the others as their sequence. */
@@ -186,6 +194,20 @@ describe('template.yaml (AWS SAM)', () => {
     expect(loaded.ok ? [] : loaded.errors.map((error) => error.variable)).not.toContain('LICENCE_PUBLIC_URL');
   });
 
+  it('LICENCE_WEBHOOKS_PER_AUTHOR (API function) and LICENCE_WEBHOOK_CONCURRENCY (webhooks function) are parameters, empty by default: the defaults (docs/protocol.md#limits)', () => {
+    const apiVariables = record(record(fn.Environment, 'Environment').Variables, 'Variables');
+    const webhookVariables = record(record(webhooksFn.Environment, 'Environment').Variables, 'Variables');
+    for (const parameterName of ['WebhooksPerAuthor', 'WebhookConcurrency']) {
+      expect(record(parameters[parameterName], parameterName)).toMatchObject({ Type: 'String', Default: '' });
+    }
+    expect(apiVariables.LICENCE_WEBHOOKS_PER_AUTHOR).toEqual({ Ref: 'WebhooksPerAuthor' });
+    expect(webhookVariables.LICENCE_WEBHOOK_CONCURRENCY).toEqual({ Ref: 'WebhookConcurrency' });
+    const empty = { LICENCE_WEBHOOKS_PER_AUTHOR: '', LICENCE_WEBHOOK_CONCURRENCY: '' };
+    const webhooks = readWebhookConfig(empty);
+    expect(webhooks.webhooksPerAuthor).toEqual({ ok: true, value: DEFAULT_WEBHOOKS_PER_AUTHOR });
+    expect(webhooks.webhookConcurrency).toEqual({ ok: true, value: WEBHOOK_CONCURRENCY });
+  });
+
   it('routes the buyer pages to the function: GET the page and its style sheet, POST the form only', () => {
     const routes = httpRoutes();
     const token = 'MTc5NTQyODg0MC4xLkFCQ0Q.c2lnbmF0dXJl';
@@ -234,13 +256,19 @@ describe('template.yaml: the scheduled webhooks function (docs/protocol.md#webho
     expect(webhooksFn).not.toHaveProperty('ReservedConcurrentExecutions');
   });
 
-  it('holds the database, the destination rule and the log level: no signing key, no admin token', () => {
+  it('holds the database, the destination rule, the attempts in flight and the log level: no signing key, no admin token', () => {
     const variables = record(record(webhooksFn.Environment, 'Environment').Variables, 'Variables');
-    expect(Object.keys(variables).sort()).toEqual(['DATABASE_URL', 'LICENCE_WEBHOOK_ALLOW_PRIVATE', 'LOG_LEVEL']);
+    expect(Object.keys(variables).sort()).toEqual([
+      'DATABASE_URL',
+      'LICENCE_WEBHOOK_ALLOW_PRIVATE',
+      'LICENCE_WEBHOOK_CONCURRENCY',
+      'LOG_LEVEL',
+    ]);
     const apiVariables = record(record(fn.Environment, 'Environment').Variables, 'Variables');
     for (const [name, value] of Object.entries(variables)) {
-      // The same parameter as the API function's, and read by the webhooks function's configuration.
-      expect(value).toEqual(apiVariables[name]);
+      // The same parameter as the API function's (the attempts in flight are the webhooks function's
+      // own), and read by the webhooks function's configuration.
+      if (name !== 'LICENCE_WEBHOOK_CONCURRENCY') expect(value).toEqual(apiVariables[name]);
       const loaded = loadWebhooksConfig({ [name]: 'x' });
       expect(loaded.ok ? [] : loaded.errors.map((error) => error.variable)).toContain(name);
     }
