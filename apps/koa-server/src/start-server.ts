@@ -210,13 +210,11 @@ export function announce(
     },
     'licence service started',
   );
-  // docs/protocol.md#client-address: a hop count beyond loopback lets a direct client pick its address.
+  // docs/protocol.md#client-address: a hop count beyond loopback lets a direct client pick its
+  // address; the log line says it in the banner's words (trust-proxy-notice.ts, the one text).
   const { warning } = trustProxyNotice(config.trustProxy, config.host);
   if (warning !== undefined) {
-    options.logger.warn(
-      { trustProxy: config.trustProxy, host: config.host },
-      'TRUST_PROXY is a hop count and HOST is not loopback: a client that reaches the server directly chooses its own address; list the proxies (a CIDR list) instead',
-    );
+    options.logger.warn({ trustProxy: config.trustProxy, host: config.host }, warning.replace(/^warning: /, ''));
   }
   const print = options.print ?? ((text: string) => void process.stderr.write(text));
   print(

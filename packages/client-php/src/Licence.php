@@ -495,7 +495,7 @@ class Licence
             // "Held": believed while the mark is younger than a call can last (another process is
             // calling). Older, its holder is hung or flock lies: take it over, and mark it.
             $age = $this->ageVerrou($chemin);
-            $libre = $nouveau || $age === null || $age > $this->delai + self::MARGE_VERROU;
+            $libre = $nouveau || $age === null || $this->plusQuUnAppel($age);
             if ($libre) {
                 self::marquer($verrou);
             }
@@ -522,7 +522,7 @@ class Licence
         if ($age === null) {
             return false;
         }
-        if ($age > $this->delai + self::MARGE_VERROU) {
+        if ($this->plusQuUnAppel($age)) {
             @unlink($garde);
         }
         return null;
@@ -534,6 +534,12 @@ class Licence
             fclose($fichier);
             @unlink($garde);
         }
+    }
+
+    /** Whether $age seconds is longer than one call can last: a lock or takeover file that old is stale. */
+    private function plusQuUnAppel($age)
+    {
+        return $age > $this->delai + self::MARGE_VERROU;
     }
 
     /**

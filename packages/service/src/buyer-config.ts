@@ -1,5 +1,6 @@
 import { ValidationError } from '@licence/core';
 import { invalid, type Parsed, parsed } from './parsed.js';
+import { checkedWholeNumber } from './whole-number-option.js';
 
 /**
  * The two settings of buyer links (docs/protocol.md#buyer-links, #configuration), read alike by every
@@ -66,12 +67,9 @@ export function checkedPublicUrl(value: unknown): string | null {
 
 /** ServiceOptions `buyerTransfersPer30Days`: an integer from 0 to 100; absent is 3. */
 export function checkedBuyerTransfers(value: unknown): number {
-  if (value === undefined) return DEFAULT_BUYER_TRANSFERS_PER_30_DAYS;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_BUYER_TRANSFERS_PER_30_DAYS) {
-    throw new ValidationError(
-      'buyerTransfersPer30Days',
-      `buyerTransfersPer30Days: expected an integer from 0 to ${MAX_BUYER_TRANSFERS_PER_30_DAYS}`,
-    );
-  }
-  return value;
+  return checkedWholeNumber('buyerTransfersPer30Days', value, {
+    min: 0,
+    max: MAX_BUYER_TRANSFERS_PER_30_DAYS,
+    fallback: DEFAULT_BUYER_TRANSFERS_PER_30_DAYS,
+  });
 }

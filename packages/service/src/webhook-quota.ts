@@ -1,4 +1,4 @@
-import { ValidationError } from '@licence/core';
+import { checkedWholeNumber } from './whole-number-option.js';
 
 /**
  * How many webhook endpoints one author may have (docs/protocol.md#endpoints,
@@ -15,12 +15,9 @@ export const MAX_WEBHOOKS_PER_AUTHOR = 1000;
 
 /** ServiceOptions and KeyAdminOptions `webhooksPerAuthor`: an integer from 0 to 1000; absent is 10. */
 export function checkedWebhooksPerAuthor(value: unknown): number {
-  if (value === undefined) return DEFAULT_WEBHOOKS_PER_AUTHOR;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_WEBHOOKS_PER_AUTHOR) {
-    throw new ValidationError(
-      'webhooksPerAuthor',
-      `webhooksPerAuthor: expected an integer from 0 to ${MAX_WEBHOOKS_PER_AUTHOR}`,
-    );
-  }
-  return value;
+  return checkedWholeNumber('webhooksPerAuthor', value, {
+    min: 0,
+    max: MAX_WEBHOOKS_PER_AUTHOR,
+    fallback: DEFAULT_WEBHOOKS_PER_AUTHOR,
+  });
 }
