@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createKeyAdmin, createMemoryStore, isAdminError } from '@licence/service';
+import { createKeyAdmin, isAdminError } from '@licence/service';
+import { createMemoryStore } from '@licence/store-memory';
 import { describe, expect, it } from 'vitest';
 import { captureLogs } from '../test/capture-logs.js';
 import { runAdminAction } from './admin-command.js';

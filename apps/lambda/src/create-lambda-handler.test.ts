@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { decodeBase64, verifyEnvelope } from '@licence/core';
-import { createMemoryRateLimiter, createMemoryStore, createNodeSigner, createService } from '@licence/service';
+import { createMemoryRateLimiter, createNodeSigner, createService } from '@licence/service';
+import { createMemoryStore } from '@licence/store-memory';
 import type { Service } from '@licence/service';
 import { loadSignatureVectors } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';

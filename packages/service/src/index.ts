@@ -1,7 +1,7 @@
 // @licence/service: HTTP-agnostic request handling and key administration. This file only re-exports.
 
 // The service (docs/protocol.md#request, #rate-limit, #administration)
-export { createService, HEALTH_PATH } from './create-service.js';
+export { createService, HEALTH_PATH } from './service/index.js';
 export type {
   ConsoleAssets,
   Service,
@@ -9,14 +9,14 @@ export type {
   ServiceRequest,
   ServiceResponse,
   TrustProxy,
-} from './service-types.js';
-export { CORS_HEADERS, LICENCE_PATH, PUBLIC_ALLOW, PUBLIC_PATHS } from './public-endpoint.js';
-export { isJsonContentType, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './request-body.js';
-export { HEALTH_TIMEOUT_MS } from './healthz.js';
+} from './http/index.js';
+export { CORS_HEADERS, LICENCE_PATH, PUBLIC_ALLOW, PUBLIC_PATHS } from './verdict/index.js';
+export { isJsonContentType, MAX_ADMIN_BODY_BYTES, MAX_BODY_BYTES } from './http/index.js';
+export { HEALTH_TIMEOUT_MS } from './service/index.js';
 
 // The console (docs/protocol.md#console)
-export { CONSOLE_HEADERS, CONSOLE_PATH, isConsolePath } from './console-route.js';
-export { preferredLanguage } from './accept-language.js';
+export { CONSOLE_HEADERS, CONSOLE_PATH, isConsolePath } from './console/index.js';
+export { preferredLanguage } from './http/index.js';
 
 // Buyer links (docs/protocol.md#buyer-links)
 export {
@@ -26,10 +26,10 @@ export {
   BUYER_TRANSFER_ROUTE,
   buyerRouteLabel,
   isBuyerPath,
-} from './buyer-routes.js';
-export { BUYER_PAGE_HEADERS } from './buyer-page.js';
-export { BUYER_TOKEN_CONTEXT, checkBuyerToken, makeBuyerToken } from './buyer-token.js';
-export type { BuyerTokenCheck, BuyerTokenKey } from './buyer-token.js';
+} from './buyer/index.js';
+export { BUYER_PAGE_HEADERS } from './buyer/index.js';
+export { BUYER_TOKEN_CONTEXT, checkBuyerToken, makeBuyerToken } from './buyer/index.js';
+export type { BuyerTokenCheck, BuyerTokenKey } from './buyer/index.js';
 export {
   DEFAULT_BUYER_TRANSFERS_PER_30_DAYS,
   MAX_BUYER_TRANSFERS_PER_30_DAYS,
@@ -37,12 +37,12 @@ export {
   parseBuyerTransfers,
   parsePublicUrl,
   publicUrlFault,
-} from './buyer-config.js';
-export { DEFAULT_BUYER_LINK_TTL, MAX_BUYER_LINK_TTL, MIN_BUYER_LINK_TTL } from './key-admin-buyer-link.js';
+} from './config/index.js';
+export { DEFAULT_BUYER_LINK_TTL, MAX_BUYER_LINK_TTL, MIN_BUYER_LINK_TTL } from './admin/index.js';
 
 // Key administration without HTTP (the CLI's operations, docs/protocol.md#administration)
-export { createKeyAdmin } from './key-admin.js';
-export { OPERATOR } from './key-admin-types.js';
+export { createKeyAdmin } from './admin/index.js';
+export { OPERATOR } from './admin/index.js';
 export type {
   ActivityDay,
   ActivityView,
@@ -78,26 +78,26 @@ export type {
   WebhookDeliveryView,
   WebhookInput,
   WebhookView,
-} from './key-admin-types.js';
-export { AdminError, isAdminError } from './admin-errors.js';
-export type { AdminErrorClass, AdminErrorCode } from './admin-errors.js';
+} from './admin/index.js';
+export { AdminError, isAdminError } from './admin/index.js';
+export type { AdminErrorClass, AdminErrorCode } from './admin/index.js';
 export {
   DEFAULT_ACTIVITY_DAYS,
   MAX_ACTIVITY_DAYS,
   MAX_LABEL_LENGTH,
   MAX_REASON_LENGTH,
   MAX_SITES,
-} from './key-admin-rules.js';
-export { parseDateTime } from './parse-date-time.js';
-export { ADMIN_AUTH_FAILURES, hashToken, isAuthorized, TOKEN_USE_RESOLUTION_SECONDS } from './admin-auth.js';
-export { AUTHOR_TOKEN_PREFIX, hashAuthorToken, isAuthorTokenShape, TOKEN_ID_PREFIX } from './author-token.js';
-export { hashKey } from './key-hash.js';
-export { twelveMonthsBefore } from './retention.js';
+} from './admin/index.js';
+export { parseDateTime } from './admin/index.js';
+export { ADMIN_AUTH_FAILURES, hashToken, isAuthorized, TOKEN_USE_RESOLUTION_SECONDS } from './admin/index.js';
+export { AUTHOR_TOKEN_PREFIX, hashAuthorToken, isAuthorTokenShape, TOKEN_ID_PREFIX } from './admin/index.js';
+export { hashKey } from './verdict/index.js';
+export { twelveMonthsBefore } from './admin/index.js';
 
 // Errors (RFC 9457)
-export { HttpError, isHttpError, PROBLEM_BASE, problemBody, PROBLEMS, problemType } from './problem.js';
-export { problemResponse } from './response.js';
-export type { ProblemBody, ProblemKind } from './problem.js';
+export { HttpError, isHttpError, PROBLEM_BASE, problemBody, PROBLEMS, problemType } from './http/index.js';
+export { problemResponse } from './http/index.js';
+export type { ProblemBody, ProblemKind } from './http/index.js';
 
 // Client IP and the User-Agent filter (docs/protocol.md#client-address, #user-agent-filter)
 export {
@@ -108,9 +108,9 @@ export {
   MAX_TRUST_PROXY_HOPS,
   parseAddress,
   rateLimitKey,
-} from './client-ip.js';
-export { parseTrustProxy } from './parse-trust-proxy.js';
-export { isTrustedPeer } from './trusted-peer.js';
+} from './http/index.js';
+export { parseTrustProxy } from './config/index.js';
+export { isTrustedPeer } from './http/index.js';
 export {
   adminTokenFault,
   decodeSeed,
@@ -126,29 +126,29 @@ export {
   parseWebhookAllowPrivate,
   parseWebhookConcurrency,
   parseWebhooksPerAuthor,
-} from './config-values.js';
-export type { LogLevel } from './config-values.js';
-export type { CompiledCidr, CompiledTrustProxy } from './client-ip.js';
-export { DEFAULT_BLOCKED_USER_AGENTS, isBlockedUserAgent, LIBRARY_USER_AGENTS } from './user-agents.js';
-export type { LibraryUserAgent } from './user-agents.js';
+} from './config/index.js';
+export type { LogLevel } from './config/index.js';
+export type { CompiledCidr, CompiledTrustProxy } from './http/index.js';
+export { DEFAULT_BLOCKED_USER_AGENTS, isBlockedUserAgent, LIBRARY_USER_AGENTS } from './verdict/index.js';
+export type { LibraryUserAgent } from './verdict/index.js';
 
 // Configuration (docs/protocol.md#configuration): one result shape, one reading of the shared variables
-export { combine, configErrorLine, invalid, parsed, required } from './parsed.js';
-export type { ConfigError, Parsed } from './parsed.js';
-export { absolutePath, parseSigningKey, readSharedConfig, readVariable, readWebhookConfig } from './shared-config.js';
+export { combine, configErrorLine, invalid, parsed, required } from './config/index.js';
+export type { ConfigError, Parsed } from './config/index.js';
+export { absolutePath, parseSigningKey, readSharedConfig, readVariable, readWebhookConfig } from './config/index.js';
 export type {
   ConfiguredSigningKey,
   Environment,
   SharedConfig,
   SharedReadings,
   WebhookConfig,
-} from './shared-config.js';
-export { loadSeedFile } from './seed-file.js';
+} from './config/index.js';
+export { loadSeedFile } from './config/index.js';
 
 // What every adapter logs and reads alike (docs/protocol.md#privacy, #limits)
-export { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS, redactLogFields } from './log-redaction.js';
-export { routeLabel } from './route-label.js';
-export { bodyLimitFor, isServicePath } from './service-paths.js';
+export { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS, redactLogFields } from './service/index.js';
+export { routeLabel } from './service/index.js';
+export { bodyLimitFor, isServicePath } from './service/index.js';
 
 // Webhooks (docs/protocol.md#webhooks)
 export {
@@ -158,18 +158,18 @@ export {
   WEBHOOK_ENDPOINT_PREFIX,
   WEBHOOK_EVENT_PREFIX,
   webhookDeliveryId,
-} from './webhook-ids.js';
-export { newWebhookSecret, parseWebhookSecret, WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX } from './webhook-secret.js';
-export { signWebhook, webhookSignature } from './webhook-signature.js';
-export type { WebhookHeaders, WebhookMessage } from './webhook-signature.js';
+} from './webhooks/index.js';
+export { newWebhookSecret, parseWebhookSecret, WEBHOOK_SECRET_BYTES, WEBHOOK_SECRET_PREFIX } from './webhooks/index.js';
+export { signWebhook, webhookSignature } from './webhooks/index.js';
+export type { WebhookHeaders, WebhookMessage } from './webhooks/index.js';
 export {
   nextAttemptDelay,
   WEBHOOK_MAX_ATTEMPTS,
   WEBHOOK_MAX_JITTER,
   WEBHOOK_RETRY_DELAYS,
   webhookJitter,
-} from './webhook-schedule.js';
-export type { DelayOptions } from './webhook-schedule.js';
+} from './webhooks/index.js';
+export type { DelayOptions } from './webhooks/index.js';
 export {
   checkWebhookUrl,
   isPublicAddress,
@@ -179,8 +179,8 @@ export {
   safeLookup,
   WEBHOOK_PRIVATE_ADDRESS,
   WebhookAddressError,
-} from './webhook-destination.js';
-export type { ResolveAll, WebhookUrlOptions } from './webhook-destination.js';
+} from './webhooks/index.js';
+export type { ResolveAll, WebhookUrlOptions } from './webhooks/index.js';
 export {
   createWebhookDeliverer,
   MAX_WEBHOOK_CONCURRENCY,
@@ -189,9 +189,9 @@ export {
   WEBHOOK_INTERVAL_MS,
   WEBHOOK_LEASE_MARGIN_SECONDS,
   WEBHOOK_TIMEOUT_MS,
-} from './webhook-deliverer.js';
-export type { WebhookDeliverer, WebhookDelivererOptions } from './webhook-deliverer.js';
-export { DEFAULT_WEBHOOKS_PER_AUTHOR, MAX_WEBHOOKS_PER_AUTHOR } from './webhook-quota.js';
+} from './webhooks/index.js';
+export type { WebhookDeliverer, WebhookDelivererOptions } from './webhooks/index.js';
+export { DEFAULT_WEBHOOKS_PER_AUTHOR, MAX_WEBHOOKS_PER_AUTHOR } from './webhooks/index.js';
 export {
   domainBoundData,
   keyIssuedData,
@@ -201,7 +201,7 @@ export {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_INITIATORS,
   webhookBody,
-} from './webhook-payload.js';
+} from './webhooks/index.js';
 export type {
   DomainBoundData,
   KeyIssuedData,
@@ -211,7 +211,7 @@ export type {
   WebhookEventData,
   WebhookEventType,
   WebhookInitiator,
-} from './webhook-payload.js';
+} from './webhooks/index.js';
 
 // Ports and their in-process implementations
 export type {
@@ -242,21 +242,19 @@ export type {
   Store,
   StoredKey,
   VerdictOutcome,
-} from './ports.js';
-export { createMemoryStore } from './memory-store.js';
-export type { MemoryStore } from './memory-store.js';
-export { createMemoryRateLimiter } from './memory-rate-limiter.js';
-export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './memory-rate-limiter.js';
-export { createNodeSigner } from './node-signer.js';
-export { createNodeVerifier } from './node-verifier.js';
-export type { Verifier } from './node-verifier.js';
-export { randomBytes } from './node-random.js';
+} from './ports/index.js';
+export { createMemoryRateLimiter } from './ports/index.js';
+export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './ports/index.js';
+export { createNodeSigner } from './ports/index.js';
+export { createNodeVerifier } from './ports/index.js';
+export type { Verifier } from './ports/index.js';
+export { randomBytes } from './ports/index.js';
 
 // What the SQLite and PostgreSQL stores share (docs/protocol.md#storage, #rate-limit)
-export { pendingMigrations, refuseNewerSchema, SchemaVersionError } from './schema-version.js';
-export { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from './stored-key-fields.js';
-export { storedDeliveryStatus, storedEventType, WEBHOOK_DELIVERY_STATUSES } from './stored-webhook-fields.js';
-export { DAY_SECONDS, storedOutcome, utcDay } from './activity-day.js';
-export { requireKeyId } from './require-key-id.js';
-export { retryAfterSeconds, slidingWindow } from './sliding-window.js';
-export type { SlidingWindowOptions } from './sliding-window.js';
+export { pendingMigrations, refuseNewerSchema, SchemaVersionError } from './ports/index.js';
+export { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from './ports/index.js';
+export { storedDeliveryStatus, storedEventType, WEBHOOK_DELIVERY_STATUSES } from './ports/index.js';
+export { DAY_SECONDS, storedOutcome, utcDay } from './ports/index.js';
+export { requireKeyId } from './ports/index.js';
+export { retryAfterSeconds, slidingWindow } from './ports/index.js';
+export type { SlidingWindowOptions } from './ports/index.js';

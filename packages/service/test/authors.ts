@@ -1,5 +1,5 @@
 import { admin, adminRequest, json } from './harness.js';
-import type { Service, ServiceRequest, ServiceResponse } from '../src/service-types.js';
+import type { Service, ServiceRequest, ServiceResponse } from '../src/http/index.js';
 
 /**
  * Authors and their tokens for the service's tests (docs/protocol.md#authors), made through the

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { isRecord, verifyEnvelope, type SignedEnvelope } from '@licence/core';
 import { loadSignatureVectors } from '@licence/vectors';
-import { createService } from '../src/create-service.js';
-import { createMemoryRateLimiter } from '../src/memory-rate-limiter.js';
-import { createMemoryStore, type MemoryStore } from '../src/memory-store.js';
-import { createNodeSigner } from '../src/node-signer.js';
-import type { Clock, Logger, RateLimiter, Store } from '../src/ports.js';
-import type { Service, ServiceOptions, ServiceRequest, ServiceResponse } from '../src/service-types.js';
+import { createService } from '../src/service/index.js';
+import { createMemoryRateLimiter } from '../src/ports/index.js';
+import { createMemoryStore, type MemoryStore } from '@licence/store-memory';
+import { createNodeSigner } from '../src/ports/index.js';
+import type { Clock, Logger, RateLimiter, Store } from '../src/ports/index.js';
+import type { Service, ServiceOptions, ServiceRequest, ServiceResponse } from '../src/http/index.js';
 
 /**
  * What the service's tests share: a clock they can move, a logger that keeps every line (so a

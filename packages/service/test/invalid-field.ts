@@ -1,4 +1,4 @@
-import { isAdminError } from '../src/admin-errors.js';
+import { isAdminError } from '../src/admin/index.js';
 
 /**
  * The message of the `INVALID_FIELD` error `run` throws (the admin API answers it with a 400,

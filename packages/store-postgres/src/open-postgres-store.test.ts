@@ -5,7 +5,7 @@ import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
 import type { PostgresCluster } from '@licence/pg-cluster';
 import { SchemaVersionError } from '@licence/service';
 import type { Logger, RequestLogEntry, Store } from '@licence/service';
-import { storeContract } from '@licence/service/testing';
+import { storeContract } from '@licence/store-contract';
 import { createPool } from './create-pool.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';

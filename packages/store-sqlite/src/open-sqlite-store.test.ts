@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Logger } from '@licence/service';
-import { storeContract } from '@licence/service/testing';
+import { storeContract } from '@licence/store-contract';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { readRequestLog } from '../test/database-files.js';
 import { insertedKeyId, themeKey } from '../test/theme-key.js';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { StoredLogRow } from '@licence/service/testing';
+import type { StoredLogRow } from '@licence/store-contract';
 
 /** Every request-log row of `file`, read on a connection of its own (the contract's `loggedRows`). */
 export function readRequestLog(file: string): StoredLogRow[] {

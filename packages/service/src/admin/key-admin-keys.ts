@@ -1,0 +1,80 @@
+import { formatQuand, generateKey, keyHint, normalizeKey, type RandomBytes } from '@licence/core';
+import { type AdminError, adminError, storeUnavailable } from './admin-errors.js';
+import { hashKey } from '../verdict/index.js';
+import * as rules from './key-admin-rules.js';
+import type { DomainView, KeyState } from './key-admin-types.js';
+import type { BoundDomain, NewKey, Store, StoredKey } from '../ports/index.js';
+
+/**
+ * What the key operations share: the store call, the key a `cle` names and whether it is alive,
+ * and new keys (docs/protocol.md#key-lifecycle). A full key is returned once, by issue, regenerate
+ * and transfer; everything else, logs included, shows only its four-character hint
+ * (docs/protocol.md#privacy).
+ */
+
+/** Runs a store call; a rejection is `STORE_UNAVAILABLE`, the cause kept for the log. */
+export async function fromStore<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw storeUnavailable(error);
+  }
+}
+
+/** The stored key `cle` names, or `KEY_NOT_FOUND`. */
+export async function findKey(store: Store, cle: string): Promise<StoredKey> {
+  const normalised = rules.key(cle);
+  const stored = await fromStore(() => store.findKeyByHash(hashKey(normalised)));
+  if (stored === null) throw adminError('KEY_NOT_FOUND', keyHint(normalised));
+  return stored;
+}
+
+/**
+ * A trial past its end is dead though its stored status is still `active`
+ * (docs/protocol.md#verdict, rule 4).
+ */
+export function stateOf(key: Pick<StoredKey, 'status' | 'expiresAt'>, now: number): KeyState {
+  if (key.status === 'active' && key.expiresAt !== null && now >= key.expiresAt) return 'expiree';
+  return key.status;
+}
+
+/** docs/protocol.md#key-lifecycle: any action on a key that is no longer alive is a conflict. */
+export function requireAlive(stored: StoredKey, now: number): void {
+  const state = stateOf(stored, now);
+  if (state !== 'active') throw adminError('KEY_NOT_ALIVE', stored.hint, state);
+}
+
+/** The store found the key no longer active when it wrote: another action came first. */
+export function changedMeanwhile(stored: StoredKey): AdminError {
+  return adminError('KEY_NOT_ALIVE', stored.hint, 'changed meanwhile');
+}
+
+/** A new key: the formatted text to show once, and what the store keeps. */
+export function newKey(
+  random: RandomBytes,
+  template: Omit<NewKey, 'hash' | 'hint'>,
+): { readonly cle: string; readonly key: NewKey } {
+  const cle = generateKey(random);
+  const normalised = normalizeKey(cle);
+  return { cle, key: { ...template, hash: hashKey(normalised), hint: keyHint(normalised) } };
+}
+
+/**
+ * docs/protocol.md#key-lifecycle: a replacement keeps the product, the kind and the limits of the
+ * key it replaces.
+ */
+export function replacementFor(random: RandomBytes, stored: StoredKey, now: number) {
+  return newKey(random, {
+    produit: stored.produit,
+    kind: stored.kind,
+    sites: stored.sites,
+    expiresAt: stored.expiresAt,
+    createdAt: now,
+  });
+}
+
+export const domainView = (domain: BoundDomain): DomainView => ({
+  domain: domain.domain,
+  firstSeen: formatQuand(domain.firstSeen),
+  lastSeen: formatQuand(domain.lastSeen),
+});

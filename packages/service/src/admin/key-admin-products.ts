@@ -1,0 +1,83 @@
+import { adminError } from './admin-errors.js';
+import { domainView, fromStore } from './key-admin-keys.js';
+import * as rules from './key-admin-rules.js';
+import { type AdminContext, productAuthor, reachProduct } from './key-admin-scope.js';
+import type { InstallationsView, ProductChangeInput, ProductInput, ProductView } from './key-admin-types.js';
+import type { Installation, ProductRecord } from '../ports/index.js';
+import { nowSeconds } from '../http/index.js';
+
+/**
+ * Products (docs/protocol.md#key-lifecycle): adding one, changing its name or its staging patterns
+ * (docs/protocol.md#staging-hosts), and listing its installations.
+ */
+
+/** A stored product as the admin API shows it (the list adds each one's installation count). */
+export function productView(product: ProductRecord): ProductView {
+  return { id: product.id, author: product.author, name: product.name, staging: [...product.staging] };
+}
+
+export async function addProduct(context: AdminContext, input: ProductInput): Promise<ProductView> {
+  const { store, clock, logger } = context;
+  const id = rules.slug('id', input.id);
+  const given = input.author === undefined ? undefined : rules.text('author', input.author);
+  // docs/protocol.md#authors: an author token makes products of its own author only.
+  const author = productAuthor(context.principal, given);
+  const name = rules.text('name', input.name);
+  const staging = input.staging === undefined ? [] : rules.staging(input.staging);
+  const product: ProductRecord = { id, author, name, createdAt: nowSeconds(clock), staging };
+  const result = await fromStore(() => store.addProduct(product));
+  if (result.result === 'exists') throw adminError('PRODUCT_EXISTS', id);
+  logger.info({ action: 'product.add', produit: id, staging: staging.length }, 'product added');
+  return productView(product);
+}
+
+/**
+ * `PATCH /admin/products/:id`: the fields given replace the stored ones, checked by the rules of a
+ * new product's; at least one is given. Another author's product is the 404 of a missing one
+ * (docs/protocol.md#authors). The log line counts the patterns; the product's own id is no secret.
+ */
+export async function updateProduct(
+  context: AdminContext,
+  productId: string,
+  input: ProductChangeInput,
+): Promise<ProductView> {
+  const id = rules.slug('id', productId);
+  const name = input.name === undefined ? undefined : rules.text('name', input.name);
+  const staging = input.staging === undefined ? undefined : rules.staging(input.staging);
+  if (name === undefined && staging === undefined) {
+    throw adminError('INVALID_FIELD', 'body', 'expected at least one of name, staging');
+  }
+  await reachProduct(context, id);
+  const change = { ...(name === undefined ? {} : { name }), ...(staging === undefined ? {} : { staging }) };
+  const updated = await fromStore(() => context.store.updateProduct(id, change));
+  // Gone between the two reads: products are never deleted today, but the store may say so.
+  if (updated === null) throw adminError('PRODUCT_NOT_FOUND', id);
+  context.logger.info(
+    { action: 'product.update', produit: id, ...(staging === undefined ? {} : { staging: staging.length }) },
+    'product updated',
+  );
+  return productView(updated);
+}
+
+/**
+ * A product's installations: the domains bound to its active keys (docs/protocol.md#administration).
+ * An old key of a transfer or regeneration still lists the domains its successor carries, and must
+ * not count them twice. (The port's Installation carries no trial end, so a trial past its end
+ * still counts here.) The one rule of the count, for `installations` and the product list.
+ */
+export function installationCount(rows: readonly Pick<Installation, 'status' | 'domains'>[]): number {
+  return rows.filter((row) => row.status === 'active').reduce((sum, row) => sum + row.domains.length, 0);
+}
+
+export async function installations(context: AdminContext, productId: string): Promise<InstallationsView> {
+  const id = rules.slug('id', productId);
+  await reachProduct(context, id);
+  const rows = await fromStore(() => context.store.installations(id));
+  const keys = rows.map((row) => ({
+    hint: row.hint,
+    kind: row.kind,
+    status: row.status,
+    domains: row.domains.map(domainView),
+  }));
+  return { produit: id, count: installationCount(rows), keys };
+}

@@ -1,0 +1,106 @@
+import { isAbsolute, resolve } from 'node:path';
+import {
+  decodeSeed,
+  type LogLevel,
+  parseAdminToken,
+  parseDatabaseUrl,
+  parseLogLevel,
+  parseWebhookAllowPrivate,
+  parseWebhookConcurrency,
+  parseWebhooksPerAuthor,
+} from './config-values.js';
+import { parseTrustProxy } from './parse-trust-proxy.js';
+import { invalid, type Parsed, parsed } from './parsed.js';
+import type { TrustProxy } from '../http/index.js';
+
+/**
+ * The one reading of the variables every adapter shares (docs/protocol.md#configuration):
+ * DATABASE_URL, LICENCE_SIGNING_KEY or LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY
+ * and LOG_LEVEL. Each is read on its own, so an adapter can require one (`required`: the Lambda
+ * handler needs a database and a key) or give it a default (the Koa server's SQLite file and
+ * embedded key), then `combine` them with its own variables (HOST, PORT...) in the table's order.
+ *
+ * Pure: handed the environment and a working directory, never touching the disk.
+ */
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A variable's text, trimmed; an empty one counts as unset, as `FOO=` in a compose file means "no value". */
+export function readVariable(env: Environment, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** A signing seed the environment gives (docs/protocol.md#signature). */
+export type ConfiguredSigningKey =
+  /** `LICENCE_SIGNING_KEY`: the 32-byte seed itself, decoded. */
+  | { readonly kind: 'inline'; readonly seed: Uint8Array }
+  /** `LICENCE_SIGNING_KEY_FILE`: a file holding the base64 seed, resolved against the working directory. */
+  | { readonly kind: 'file'; readonly path: string };
+
+/** The shared variables' values; undefined where unset. */
+export interface SharedConfig {
+  /** postgres://... Holds a password: never print it. */
+  readonly databaseUrl: string | undefined;
+  readonly signingKey: ConfiguredSigningKey | undefined;
+  /** Undefined: the admin API is off (docs/protocol.md#administration). */
+  readonly adminToken: string | undefined;
+  readonly trustProxy: TrustProxy | undefined;
+  readonly logLevel: LogLevel;
+}
+
+/** Each shared variable read on its own, in the order of docs/protocol.md#configuration's table. */
+export type SharedReadings = { readonly [K in keyof SharedConfig]: Parsed<SharedConfig[K]> };
+
+export function readSharedConfig(env: Environment, cwd: string): SharedReadings {
+  return {
+    databaseUrl: parseDatabaseUrl(readVariable(env, 'DATABASE_URL')),
+    signingKey: parseSigningKey(env, cwd),
+    adminToken: parseAdminToken(readVariable(env, 'LICENCE_ADMIN_TOKEN')),
+    trustProxy: parseTrustProxy(readVariable(env, 'TRUST_PROXY')),
+    logLevel: parseLogLevel(readVariable(env, 'LOG_LEVEL')),
+  };
+}
+
+/** The webhook variables (docs/protocol.md#webhooks), read alike by the Koa server and both Lambda functions. */
+export interface WebhookConfig {
+  /** LICENCE_WEBHOOK_ALLOW_PRIVATE=1: http and private destinations allowed; default false. */
+  readonly webhookAllowPrivate: boolean;
+  /** LICENCE_WEBHOOKS_PER_AUTHOR: the endpoints one author may have; default 10. */
+  readonly webhooksPerAuthor: number;
+  /** LICENCE_WEBHOOK_CONCURRENCY: the deliverer's attempts in flight at most; default 32. */
+  readonly webhookConcurrency: number;
+}
+
+/**
+ * Each webhook variable read on its own, in the order of docs/protocol.md#configuration's table:
+ * the one reading every adapter spreads (or picks from: Lambda's API function delivers nothing).
+ */
+export function readWebhookConfig(env: Environment): { readonly [K in keyof WebhookConfig]: Parsed<WebhookConfig[K]> } {
+  return {
+    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    webhooksPerAuthor: parseWebhooksPerAuthor(readVariable(env, 'LICENCE_WEBHOOKS_PER_AUTHOR')),
+    webhookConcurrency: parseWebhookConcurrency(readVariable(env, 'LICENCE_WEBHOOK_CONCURRENCY')),
+  };
+}
+
+/** LICENCE_SIGNING_KEY or LICENCE_SIGNING_KEY_FILE, not both; undefined when neither is set. */
+export function parseSigningKey(env: Environment, cwd: string): Parsed<ConfiguredSigningKey | undefined> {
+  const inline = readVariable(env, 'LICENCE_SIGNING_KEY');
+  const file = readVariable(env, 'LICENCE_SIGNING_KEY_FILE');
+  if (inline !== undefined && file !== undefined) {
+    return invalid('LICENCE_SIGNING_KEY', 'set either LICENCE_SIGNING_KEY or LICENCE_SIGNING_KEY_FILE, not both');
+  }
+  if (inline !== undefined) {
+    const seed = decodeSeed(inline, 'LICENCE_SIGNING_KEY');
+    return seed.ok ? parsed({ kind: 'inline', seed: seed.value }) : seed;
+  }
+  if (file === undefined) return parsed(undefined);
+  if (file.includes('\0')) return invalid('LICENCE_SIGNING_KEY_FILE', 'holds a NUL character');
+  return parsed({ kind: 'file', path: absolutePath(file, cwd) });
+}
+
+/** `path` as given when absolute, else against `cwd`. */
+export function absolutePath(path: string, cwd: string): string {
+  return isAbsolute(path) ? path : resolve(cwd, path);
+}

@@ -1,0 +1,40 @@
+// http/: the wing's one door (CONTRIBUTING.md#architecture). This file only re-exports.
+export { preferredLanguage } from './accept-language.js';
+export {
+  MAX_TRUST_PROXY_HOPS,
+  clientIp,
+  compileCidrs,
+  compileTrustProxy,
+  formatAddress,
+  isTrusted,
+  parseAddress,
+  rateLimitKey,
+} from './client-ip.js';
+export type { CompiledCidr, CompiledTrustProxy } from './client-ip.js';
+export { rateLimitWait } from './client-rate-limit.js';
+export { HttpError, PROBLEMS, PROBLEM_BASE, isHttpError, problemBody, problemType } from './problem.js';
+export type { ProblemBody, ProblemKind } from './problem.js';
+export {
+  MAX_ADMIN_BODY_BYTES,
+  MAX_BODY_BYTES,
+  checkBodySize,
+  checkContentEncoding,
+  checkJsonContentType,
+  field,
+  isJsonContentType,
+  parseJsonObject,
+} from './request-body.js';
+export { isSameOrigin, pageOrigin, publicBase } from './request-origin.js';
+export { emptyResponse, errorResponse, jsonResponse, problemResponse } from './response.js';
+export type { Headers } from './response.js';
+export { fromStore, nowSeconds } from './service-context.js';
+export type { ServiceContext } from './service-context.js';
+export type {
+  ConsoleAssets,
+  Service,
+  ServiceOptions,
+  ServiceRequest,
+  ServiceResponse,
+  TrustProxy,
+} from './service-types.js';
+export { isTrustedPeer } from './trusted-peer.js';

@@ -1,0 +1,43 @@
+// ports/: the wing's one door (CONTRIBUTING.md#architecture). This file only re-exports.
+export { DAY_SECONDS, storedOutcome, utcDay } from './activity-day.js';
+export { createMemoryRateLimiter } from './memory-rate-limiter.js';
+export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './memory-rate-limiter.js';
+export { randomBytes } from './node-random.js';
+export { createNodeSigner } from './node-signer.js';
+export { createNodeVerifier } from './node-verifier.js';
+export type { Verifier } from './node-verifier.js';
+export { requireKeyId } from './require-key-id.js';
+export { SchemaVersionError, pendingMigrations, refuseNewerSchema } from './schema-version.js';
+export { retryAfterSeconds, slidingWindow } from './sliding-window.js';
+export type { SlidingWindowOptions } from './sliding-window.js';
+export type {
+  ActivityCount,
+  AuthorRecord,
+  AuthorTokenRecord,
+  BoundDomain,
+  ClaimedWebhookDelivery,
+  Clock,
+  Created,
+  Installation,
+  KeyChangeInitiator,
+  Logger,
+  NewAuthorToken,
+  NewKey,
+  NewWebhookEndpoint,
+  NewWebhookEvent,
+  ProductChange,
+  ProductRecord,
+  RateLimiter,
+  RequestLogEntry,
+  Signer,
+  Store,
+  StoredKey,
+  VerdictOutcome,
+  WebhookAttemptOutcome,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookDeliveryStatus,
+  WebhookEndpointRecord,
+} from './store-port.js';
+export { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from './stored-key-fields.js';
+export { WEBHOOK_DELIVERY_STATUSES, storedDeliveryStatus, storedEventType } from './stored-webhook-fields.js';
