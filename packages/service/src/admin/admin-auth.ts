@@ -6,7 +6,7 @@ import { OPERATOR, type Principal } from './key-admin-types.js';
 import { createMemoryRateLimiter, type MemoryRateLimiter } from '../ports/index.js';
 import type { AuthorTokenRecord } from '../ports/index.js';
 import { HttpError } from '../http/index.js';
-import { fromStore, nowSeconds, type ServiceContext } from '../http/index.js';
+import { callOr503, nowSeconds, type ServiceContext } from '../http/index.js';
 import type { ServiceRequest } from '../http/index.js';
 
 /**
@@ -77,7 +77,7 @@ export const TOKEN_USE_RESOLUTION_SECONDS = 60;
 async function authorTokenOf(context: ServiceContext, token: string): Promise<AuthorTokenRecord | null> {
   if (!isAuthorTokenShape(token)) return null;
   const hash = hashAuthorToken(token);
-  const found = await fromStore(() => context.store.findAuthorToken(hash));
+  const found = await callOr503(() => context.store.findAuthorToken(hash));
   if (found === null) return null;
   const now = nowSeconds(context.clock);
   if (found.lastUsedAt === null || now - found.lastUsedAt >= TOKEN_USE_RESOLUTION_SECONDS) {

@@ -1,6 +1,6 @@
 import { formatQuand } from '@licence/core';
 import { DAY_SECONDS, utcDay } from '../ports/index.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import { type AdminContext, reachProduct } from './key-admin-scope.js';
 import type { ActivityDay, ActivityView } from './key-admin-types.js';
@@ -18,7 +18,7 @@ export async function activity(context: AdminContext, productId: string, days?: 
   await reachProduct(context, id);
   const today = utcDay(nowSeconds(context.clock));
   const from = today - (span - 1);
-  const counts = await fromStore(() => context.store.activity(id, from, today));
+  const counts = await callOrStoreUnavailable(() => context.store.activity(id, from, today));
   return { product: id, days: dayViews(from, today, counts) };
 }
 

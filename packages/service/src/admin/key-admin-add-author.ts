@@ -1,8 +1,8 @@
 import { adminError } from './admin-errors.js';
 import { authorView } from './key-admin-author-views.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
-import { type AdminContext, requireOperator } from './key-admin-scope.js';
+import type { AdminContext } from './key-admin-scope.js';
 import type { AuthorInput, AuthorView } from './key-admin-types.js';
 import { nowSeconds } from '../http/index.js';
 
@@ -12,11 +12,10 @@ import { nowSeconds } from '../http/index.js';
  * them.
  */
 export async function addAuthor(context: AdminContext, input: AuthorInput): Promise<AuthorView> {
-  requireOperator(context.principal, 'add authors');
   const id = rules.text('id', input.id);
   const name = rules.text('name', input.name);
   const record = { id, name, createdAt: nowSeconds(context.clock) };
-  const result = await fromStore(() => context.store.addAuthor(record));
+  const result = await callOrStoreUnavailable(() => context.store.addAuthor(record));
   if (result.result === 'exists') throw adminError('AUTHOR_EXISTS', id);
   context.logger.info({ action: 'author.add', author: id }, 'author added');
   return authorView(record);

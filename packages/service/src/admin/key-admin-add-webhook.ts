@@ -1,5 +1,5 @@
 import { adminError } from './admin-errors.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import { type AdminContext, webhookAuthor } from './key-admin-scope.js';
 import type { NewWebhookView, WebhookInput } from './key-admin-types.js';
@@ -26,7 +26,7 @@ export async function addWebhook(context: AdminContext, input: WebhookInput): Pr
   // docs/protocol.md#endpoints: an author's endpoints are counted, whoever adds them; the store
   // counts and inserts in one step, so concurrent adds never pass the quota.
   const limit = context.webhooksPerAuthor;
-  const result = await fromStore(() => store.addWebhookEndpoint({ ...record, secret }, limit));
+  const result = await callOrStoreUnavailable(() => store.addWebhookEndpoint({ ...record, secret }, limit));
   // Only a named author can be missing or full: `author` null is every author's, and not counted.
   if (result.result === 'no-author') throw adminError('AUTHOR_NOT_FOUND', author ?? '');
   if (result.result === 'too-many') throw adminError('TOO_MANY_WEBHOOKS', author ?? '', limit);

@@ -1,6 +1,6 @@
 import { adminError } from './admin-errors.js';
 import { newAuthorToken } from './author-token.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import { type AdminContext, reachAuthor } from './key-admin-scope.js';
 import type { NewTokenView, TokenInput } from './key-admin-types.js';
@@ -20,7 +20,7 @@ export async function createAuthorToken(
   const author = await reachAuthor(context, authorId);
   const { id, token, hash } = newAuthorToken(context.random);
   const record = { id, authorId: author.id, hash, label, createdAt: nowSeconds(context.clock) };
-  const result = await fromStore(() => context.store.addAuthorToken(record));
+  const result = await callOrStoreUnavailable(() => context.store.addAuthorToken(record));
   if (result.result === 'no-author') throw adminError('AUTHOR_NOT_FOUND', author.id);
   context.logger.info({ action: 'author-token.create', author: author.id, tokenId: id }, 'author token created');
   return { id, token };

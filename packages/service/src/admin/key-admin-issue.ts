@@ -1,6 +1,6 @@
 import { formatQuand } from '@licence/core';
 import { adminError } from './admin-errors.js';
-import { fromStore, newKey } from './key-admin-keys.js';
+import { callOrStoreUnavailable, newKey } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import { type AdminContext, reachProduct } from './key-admin-scope.js';
 import type { IssuedKey, IssueKeyInput } from './key-admin-types.js';
@@ -24,7 +24,7 @@ export async function issueKey(context: AdminContext, input: IssueKeyInput): Pro
   const { cle, key } = newKey(random, { produit, kind, sites, expiresAt, createdAt: now });
   const expire = expiresAt === null ? null : formatQuand(expiresAt);
   const event = keyIssuedEvent(random, now, { hint: key.hint, produit, kind, sites, expire });
-  const result = await fromStore(() => store.insertKey(key, undefined, [event]));
+  const result = await callOrStoreUnavailable(() => store.insertKey(key, undefined, [event]));
   if (result.result === 'no-product') throw adminError('PRODUCT_NOT_FOUND', produit);
   if (result.result === 'dev-exists') throw adminError('DEV_KEY_EXISTS', produit);
   logger.info({ action: 'key.issue', hint: key.hint, produit, kind }, 'key issued');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTestClock, createTestLogger } from '../../test/harness.js';
 import { AdminError } from './admin-errors.js';
 import { createKeyAdmin } from './key-admin.js';
-import { changedMeanwhile, findKey, fromStore, requireAlive, stateOf } from './key-admin-keys.js';
+import { changedMeanwhile, findKey, callOrStoreUnavailable, requireAlive, stateOf } from './key-admin-keys.js';
 import { createMemoryStore } from '@licence/store-memory';
 import type { StoredKey } from '../ports/index.js';
 
@@ -57,12 +57,12 @@ describe('what the key operations share (docs/protocol.md#key-lifecycle)', () =>
     });
   });
 
-  it('fromStore: a rejection is STORE_UNAVAILABLE with its cause', async () => {
+  it('callOrStoreUnavailable: a rejection is STORE_UNAVAILABLE with its cause', async () => {
     const cause = new Error('disk full');
-    const error: unknown = await fromStore(() => Promise.reject(cause)).catch((e: unknown) => e);
+    const error: unknown = await callOrStoreUnavailable(() => Promise.reject(cause)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AdminError);
     expect(error).toMatchObject({ code: 'STORE_UNAVAILABLE', cause });
-    expect(await fromStore(() => Promise.resolve(7))).toBe(7);
+    expect(await callOrStoreUnavailable(() => Promise.resolve(7))).toBe(7);
   });
 
   it('a key another action replaced or revoked meanwhile is a conflict, not a second success', async () => {

@@ -12,8 +12,12 @@ import type { BoundDomain, NewKey, Store, StoredKey } from '../ports/index.js';
  * (docs/protocol.md#privacy).
  */
 
-/** Runs a store call; a rejection is `STORE_UNAVAILABLE`, the cause kept for the log. */
-export async function fromStore<T>(call: () => Promise<T>): Promise<T> {
+/**
+ * Runs a store call for an admin operation; a rejection is the AdminError `STORE_UNAVAILABLE`, the
+ * cause kept for the log. Outside the admin operations (verdict, buyer pages, admin auth), http's
+ * `callOr503` throws an HttpError 503 instead.
+ */
+export async function callOrStoreUnavailable<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
@@ -24,7 +28,7 @@ export async function fromStore<T>(call: () => Promise<T>): Promise<T> {
 /** The stored key `cle` names, or `KEY_NOT_FOUND`. */
 export async function findKey(store: Store, cle: string): Promise<StoredKey> {
   const normalised = rules.key(cle);
-  const stored = await fromStore(() => store.findKeyByHash(hashKey(normalised)));
+  const stored = await callOrStoreUnavailable(() => store.findKeyByHash(hashKey(normalised)));
   if (stored === null) throw adminError('KEY_NOT_FOUND', keyHint(normalised));
   return stored;
 }

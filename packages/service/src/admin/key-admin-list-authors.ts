@@ -1,11 +1,10 @@
 import { authorView } from './key-admin-author-views.js';
-import { fromStore } from './key-admin-keys.js';
-import { type AdminContext, requireOperator } from './key-admin-scope.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
+import type { AdminContext } from './key-admin-scope.js';
 import type { AuthorView } from './key-admin-types.js';
 
 /** `GET /admin/authors` (docs/protocol.md#authors): every author, by id; the operator's alone. */
 export async function listAuthors(context: AdminContext): Promise<{ readonly authors: readonly AuthorView[] }> {
-  requireOperator(context.principal, 'list authors');
-  const authors = await fromStore(() => context.store.listAuthors());
+  const authors = await callOrStoreUnavailable(() => context.store.listAuthors());
   return { authors: authors.map(authorView) };
 }

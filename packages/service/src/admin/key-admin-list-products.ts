@@ -1,4 +1,4 @@
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import { installationCount, productView } from './key-admin-products.js';
 import { type AdminContext, authorFilter } from './key-admin-scope.js';
 import type { ProductSummary } from './key-admin-types.js';
@@ -10,10 +10,10 @@ import type { ProductSummary } from './key-admin-types.js';
  */
 export async function listProducts(context: AdminContext): Promise<{ readonly products: readonly ProductSummary[] }> {
   const { store } = context;
-  const records = await fromStore(() => store.listProducts(authorFilter(context.principal)));
+  const records = await callOrStoreUnavailable(() => store.listProducts(authorFilter(context.principal)));
   const products: ProductSummary[] = [];
   for (const product of records) {
-    const rows = await fromStore(() => store.installations(product.id));
+    const rows = await callOrStoreUnavailable(() => store.installations(product.id));
     products.push({ ...productView(product), installations: installationCount(rows) });
   }
   return { products };

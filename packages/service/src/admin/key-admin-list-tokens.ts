@@ -1,5 +1,5 @@
 import { tokenView } from './key-admin-author-views.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import { type AdminContext, reachAuthor } from './key-admin-scope.js';
 import type { TokenView } from './key-admin-types.js';
 
@@ -12,6 +12,6 @@ export async function listAuthorTokens(
   authorId: string,
 ): Promise<{ readonly tokens: readonly TokenView[] }> {
   const author = await reachAuthor(context, authorId);
-  const tokens = await fromStore(() => context.store.listAuthorTokens(author.id));
+  const tokens = await callOrStoreUnavailable(() => context.store.listAuthorTokens(author.id));
   return { tokens: tokens.map(tokenView) };
 }

@@ -1,4 +1,4 @@
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import { type AdminContext, authorFilter } from './key-admin-scope.js';
 import type { WebhookView } from './key-admin-types.js';
 import { webhookView } from './key-admin-webhook-views.js';
@@ -8,6 +8,8 @@ import { webhookView } from './key-admin-webhook-views.js';
  * token its author's only (not those of every author, which are the operator's); oldest first.
  */
 export async function listWebhooks(context: AdminContext): Promise<{ readonly webhooks: readonly WebhookView[] }> {
-  const endpoints = await fromStore(() => context.store.listWebhookEndpoints(authorFilter(context.principal)));
+  const endpoints = await callOrStoreUnavailable(() =>
+    context.store.listWebhookEndpoints(authorFilter(context.principal)),
+  );
   return { webhooks: endpoints.map(webhookView) };
 }

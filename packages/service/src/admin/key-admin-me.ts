@@ -1,6 +1,6 @@
 import { adminError } from './admin-errors.js';
 import { authorView } from './key-admin-author-views.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import type { AdminContext } from './key-admin-scope.js';
 import type { MeView } from './key-admin-types.js';
 
@@ -12,7 +12,7 @@ import type { MeView } from './key-admin-types.js';
 export async function me(context: AdminContext): Promise<MeView> {
   const { principal } = context;
   if (principal.role === 'operator') return { role: 'operator' };
-  const author = await fromStore(() => context.store.getAuthor(principal.author));
+  const author = await callOrStoreUnavailable(() => context.store.getAuthor(principal.author));
   if (author === null) throw adminError('AUTHOR_NOT_FOUND', principal.author);
   return { role: 'author', author: authorView(author) };
 }

@@ -1,5 +1,5 @@
 import { adminError } from './admin-errors.js';
-import { domainView, fromStore } from './key-admin-keys.js';
+import { domainView, callOrStoreUnavailable } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import { type AdminContext, productAuthor, reachProduct } from './key-admin-scope.js';
 import type { InstallationsView, ProductChangeInput, ProductInput, ProductView } from './key-admin-types.js';
@@ -25,7 +25,7 @@ export async function addProduct(context: AdminContext, input: ProductInput): Pr
   const name = rules.text('name', input.name);
   const staging = input.staging === undefined ? [] : rules.staging(input.staging);
   const product: ProductRecord = { id, author, name, createdAt: nowSeconds(clock), staging };
-  const result = await fromStore(() => store.addProduct(product));
+  const result = await callOrStoreUnavailable(() => store.addProduct(product));
   if (result.result === 'exists') throw adminError('PRODUCT_EXISTS', id);
   logger.info({ action: 'product.add', produit: id, staging: staging.length }, 'product added');
   return productView(product);
@@ -49,7 +49,7 @@ export async function updateProduct(
   }
   await reachProduct(context, id);
   const change = { ...(name === undefined ? {} : { name }), ...(staging === undefined ? {} : { staging }) };
-  const updated = await fromStore(() => context.store.updateProduct(id, change));
+  const updated = await callOrStoreUnavailable(() => context.store.updateProduct(id, change));
   // Gone between the two reads: products are never deleted today, but the store may say so.
   if (updated === null) throw adminError('PRODUCT_NOT_FOUND', id);
   context.logger.info(
@@ -72,7 +72,7 @@ export function installationCount(rows: readonly Pick<Installation, 'status' | '
 export async function installations(context: AdminContext, productId: string): Promise<InstallationsView> {
   const id = rules.slug('id', productId);
   await reachProduct(context, id);
-  const rows = await fromStore(() => context.store.installations(id));
+  const rows = await callOrStoreUnavailable(() => context.store.installations(id));
   const keys = rows.map((row) => ({
     hint: row.hint,
     kind: row.kind,

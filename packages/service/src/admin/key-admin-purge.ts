@@ -1,7 +1,7 @@
 import { formatQuand } from '@licence/core';
 import { DAY_SECONDS } from '../ports/index.js';
-import { fromStore } from './key-admin-keys.js';
-import { type AdminContext, requireOperator } from './key-admin-scope.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
+import type { AdminContext } from './key-admin-scope.js';
 import { twelveMonthsBefore } from './retention.js';
 import { nowSeconds } from '../http/index.js';
 
@@ -22,11 +22,10 @@ export const WEBHOOK_RETENTION_SECONDS = 30 * DAY_SECONDS;
  */
 export async function purge(context: AdminContext): Promise<{ readonly erased: number }> {
   const { store, clock, logger } = context;
-  requireOperator(context.principal, 'purge the request log');
   const before = twelveMonthsBefore(clock.now());
-  const erased = await fromStore(() => store.purgeRequestLog(before));
+  const erased = await callOrStoreUnavailable(() => store.purgeRequestLog(before));
   const eventsBefore = nowSeconds(clock) - WEBHOOK_RETENTION_SECONDS;
-  const events = await fromStore(() => store.purgeWebhookEvents(eventsBefore));
+  const events = await callOrStoreUnavailable(() => store.purgeWebhookEvents(eventsBefore));
   // One purge, one line: both counts and both horizons.
   logger.info(
     {

@@ -1,5 +1,5 @@
 import { adminError } from './admin-errors.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import { type AdminContext, reachWebhook } from './key-admin-scope.js';
 
 /**
@@ -8,7 +8,7 @@ import { type AdminContext, reachWebhook } from './key-admin-scope.js';
  */
 export async function removeWebhook(context: AdminContext, id: string): Promise<void> {
   const endpoint = await reachWebhook(context, id);
-  const deleted = await fromStore(() => context.store.deleteWebhookEndpoint(endpoint.id));
+  const deleted = await callOrStoreUnavailable(() => context.store.deleteWebhookEndpoint(endpoint.id));
   // Another request deleted it meanwhile: the 404 a second DELETE gets.
   if (!deleted) throw adminError('WEBHOOK_NOT_FOUND', endpoint.id);
   context.logger.info({ action: 'webhook.remove', webhook: endpoint.id }, 'webhook endpoint removed');

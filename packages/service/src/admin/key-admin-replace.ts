@@ -1,5 +1,5 @@
 import { adminError } from './admin-errors.js';
-import { changedMeanwhile, fromStore, replacementFor, requireAlive } from './key-admin-keys.js';
+import { changedMeanwhile, callOrStoreUnavailable, replacementFor, requireAlive } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import { type AdminContext, reachKey } from './key-admin-scope.js';
 import type { KeyAdminOptions, Principal, ReplacedKey, TransferInput } from './key-admin-types.js';
@@ -36,7 +36,7 @@ async function replace(
   const data = { hint: stored.hint, cle: replacement.cle, produit: stored.produit };
   const event = keyReplacedEvent(context.random, type, now, { ...data, initiatedBy });
   // The store records `initiatedBy` as the old key's `endedBy`: a buyer's transfers are counted by it.
-  const result = await fromStore(() =>
+  const result = await callOrStoreUnavailable(() =>
     context.store.replaceKey(stored.id, status, replacement.key, domains, now, [event], initiatedBy),
   );
   if (result.result === 'not-active') throw changedMeanwhile(stored);

@@ -1,5 +1,5 @@
 import { adminError } from './admin-errors.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import { type AdminContext, reachAuthor } from './key-admin-scope.js';
 
 /**
@@ -9,7 +9,7 @@ import { type AdminContext, reachAuthor } from './key-admin-scope.js';
  */
 export async function revokeAuthorToken(context: AdminContext, authorId: string, tokenId: string): Promise<void> {
   const author = await reachAuthor(context, authorId);
-  const deleted = await fromStore(() => context.store.deleteAuthorToken(author.id, tokenId));
+  const deleted = await callOrStoreUnavailable(() => context.store.deleteAuthorToken(author.id, tokenId));
   if (!deleted) throw adminError('TOKEN_NOT_FOUND', author.id);
   context.logger.info({ action: 'author-token.revoke', author: author.id, tokenId }, 'author token revoked');
 }

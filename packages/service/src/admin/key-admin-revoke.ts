@@ -1,5 +1,5 @@
 import { formatQuand } from '@licence/core';
-import { changedMeanwhile, fromStore, requireAlive } from './key-admin-keys.js';
+import { changedMeanwhile, callOrStoreUnavailable, requireAlive } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import { type AdminContext, reachKey } from './key-admin-scope.js';
 import type { RevokedKey, RevokeInput } from './key-admin-types.js';
@@ -18,7 +18,7 @@ export async function revokeKey(context: AdminContext, cle: string, input: Revok
   requireAlive(stored, now);
   const quand = formatQuand(now);
   const event = keyRevokedEvent(context.random, now, { hint: stored.hint, produit: stored.produit, quand, reason });
-  const result = await fromStore(() => store.revokeKey(stored.id, reason, now, [event]));
+  const result = await callOrStoreUnavailable(() => store.revokeKey(stored.id, reason, now, [event]));
   if (result === 'not-active') throw changedMeanwhile(stored);
   // The reason is for the author (the store, the admin API, the event's body): never logged.
   logger.info({ action: 'key.revoke', hint: stored.hint }, 'key revoked');

@@ -1,7 +1,7 @@
 import { formatQuand } from '@licence/core';
 import { adminError } from './admin-errors.js';
 import { DAY_SECONDS } from '../ports/index.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import { type AdminContext, reachWebhook } from './key-admin-scope.js';
 import type { RotatedSecretView } from './key-admin-types.js';
 import { nowSeconds } from '../http/index.js';
@@ -19,7 +19,9 @@ export async function rotateWebhookSecret(context: AdminContext, id: string): Pr
   const endpoint = await reachWebhook(context, id);
   const secret = newWebhookSecret(context.random);
   const previousUntil = nowSeconds(context.clock) + WEBHOOK_ROTATION_SECONDS;
-  const rotated = await fromStore(() => context.store.rotateWebhookSecret(endpoint.id, secret, previousUntil));
+  const rotated = await callOrStoreUnavailable(() =>
+    context.store.rotateWebhookSecret(endpoint.id, secret, previousUntil),
+  );
   if (!rotated) throw adminError('WEBHOOK_NOT_FOUND', endpoint.id);
   const until = formatQuand(previousUntil);
   context.logger.info(

@@ -1,5 +1,5 @@
 import { adminError } from './admin-errors.js';
-import { findKey, fromStore } from './key-admin-keys.js';
+import { findKey, callOrStoreUnavailable } from './key-admin-keys.js';
 import * as rules from './key-admin-rules.js';
 import type { KeyAdminOptions, Principal } from './key-admin-types.js';
 import type { AuthorRecord, ProductRecord, StoredKey, WebhookEndpointRecord } from '../ports/index.js';
@@ -40,7 +40,7 @@ export function requireOperator(principal: Principal, operation: string): void {
 
 /** The product `id` (already checked), when the principal reaches it; else `PRODUCT_NOT_FOUND`. */
 export async function reachProduct(context: AdminContext, id: string): Promise<ProductRecord> {
-  const product = await fromStore(() => context.store.getProduct(id));
+  const product = await callOrStoreUnavailable(() => context.store.getProduct(id));
   if (product === null || !reaches(context.principal, product)) throw adminError('PRODUCT_NOT_FOUND', id);
   return product;
 }
@@ -49,7 +49,7 @@ export async function reachProduct(context: AdminContext, id: string): Promise<P
 export async function reachKey(context: AdminContext, cle: string): Promise<StoredKey> {
   const stored = await findKey(context.store, cle);
   if (context.principal.role === 'operator') return stored;
-  const product = await fromStore(() => context.store.getProduct(stored.produit));
+  const product = await callOrStoreUnavailable(() => context.store.getProduct(stored.produit));
   if (product === null || !reaches(context.principal, product)) throw adminError('KEY_NOT_FOUND', stored.hint);
   return stored;
 }
@@ -77,7 +77,7 @@ export async function reachAuthor(context: AdminContext, authorId: string): Prom
   const id = rules.text('id', authorId);
   const { principal } = context;
   if (principal.role === 'author' && principal.author !== id) throw adminError('AUTHOR_NOT_FOUND', id);
-  const author = await fromStore(() => context.store.getAuthor(id));
+  const author = await callOrStoreUnavailable(() => context.store.getAuthor(id));
   if (author === null) throw adminError('AUTHOR_NOT_FOUND', id);
   return author;
 }
@@ -101,7 +101,7 @@ export function shownId(prefix: string, id: string): string | null {
 
 /** The endpoint `id`, when the principal reaches it; else `WEBHOOK_NOT_FOUND`, as for a missing one. */
 export async function reachWebhook(context: AdminContext, id: string): Promise<WebhookEndpointRecord> {
-  const endpoint = await fromStore(() => context.store.getWebhookEndpoint(id));
+  const endpoint = await callOrStoreUnavailable(() => context.store.getWebhookEndpoint(id));
   const { principal } = context;
   if (endpoint === null || (principal.role === 'author' && endpoint.author !== principal.author)) {
     throw adminError('WEBHOOK_NOT_FOUND', shownId(WEBHOOK_ENDPOINT_PREFIX, id));

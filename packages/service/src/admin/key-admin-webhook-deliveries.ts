@@ -1,5 +1,5 @@
 import { adminError } from './admin-errors.js';
-import { fromStore } from './key-admin-keys.js';
+import { callOrStoreUnavailable } from './key-admin-keys.js';
 import { type AdminContext, reachWebhook, shownId } from './key-admin-scope.js';
 import type { WebhookDeliveriesView, WebhookDeliveryView } from './key-admin-types.js';
 import { webhookDeliveryView } from './key-admin-webhook-views.js';
@@ -12,7 +12,9 @@ export const WEBHOOK_DELIVERIES_SHOWN = 100;
 /** `GET /admin/webhooks/:id/deliveries`: the delivery log, with each delivery's attempts. */
 export async function webhookDeliveries(context: AdminContext, id: string): Promise<WebhookDeliveriesView> {
   const endpoint = await reachWebhook(context, id);
-  const deliveries = await fromStore(() => context.store.listWebhookDeliveries(endpoint.id, WEBHOOK_DELIVERIES_SHOWN));
+  const deliveries = await callOrStoreUnavailable(() =>
+    context.store.listWebhookDeliveries(endpoint.id, WEBHOOK_DELIVERIES_SHOWN),
+  );
   return { webhook: endpoint.id, deliveries: deliveries.map(webhookDeliveryView) };
 }
 
@@ -28,7 +30,7 @@ export async function retryWebhookDelivery(
 ): Promise<WebhookDeliveryView> {
   const endpoint = await reachWebhook(context, id);
   const now = nowSeconds(context.clock);
-  const delivery = await fromStore(() => context.store.retryWebhookDelivery(endpoint.id, deliveryId, now));
+  const delivery = await callOrStoreUnavailable(() => context.store.retryWebhookDelivery(endpoint.id, deliveryId, now));
   if (delivery === null) {
     throw adminError('DELIVERY_NOT_FOUND', endpoint.id, shownId(WEBHOOK_DELIVERY_PREFIX, deliveryId));
   }

@@ -2,7 +2,7 @@ import { checkBuyerToken } from './buyer-token.js';
 import type { BuyerEndReason } from './buyer-page-views.js';
 import { stateOf } from '../admin/index.js';
 import type { StoredKey } from '../ports/index.js';
-import { fromStore, type ServiceContext } from '../http/index.js';
+import { callOr503, type ServiceContext } from '../http/index.js';
 
 /**
  * The key a buyer link opens (docs/protocol.md#buyer-links), read once per request: the token checked
@@ -30,7 +30,7 @@ export async function linkedKey(
 ): Promise<LinkedKey> {
   const checked = checkBuyerToken(context.verifier, token, now);
   if (checked.status === 'invalid') return { status: 'end', reason: 'invalid' };
-  const stored = await fromStore(() => context.store.findKeyById(checked.keyId));
+  const stored = await callOr503(() => context.store.findKeyById(checked.keyId));
   // Signed by this service, but for another key than the one stored under that id now.
   if (stored === null || stored.hint !== checked.hint) return { status: 'end', reason: 'invalid' };
   const names = await namesOf(context, stored);
@@ -47,8 +47,8 @@ async function namesOf(
   context: Pick<ServiceContext, 'store'>,
   stored: StoredKey,
 ): Promise<{ readonly productName: string; readonly authorName: string }> {
-  const product = await fromStore(() => context.store.getProduct(stored.produit));
+  const product = await callOr503(() => context.store.getProduct(stored.produit));
   if (product === null) return { productName: stored.produit, authorName: stored.produit };
-  const author = await fromStore(() => context.store.getAuthor(product.author));
+  const author = await callOr503(() => context.store.getAuthor(product.author));
   return { productName: product.name, authorName: author?.name ?? product.author };
 }

@@ -1,6 +1,6 @@
 import { DAY_SECONDS } from '../ports/index.js';
 import type { Store } from '../ports/index.js';
-import { fromStore } from '../http/index.js';
+import { callOr503 } from '../http/index.js';
 
 /**
  * How many transfers a buyer may still make (docs/protocol.md#buyer-links): at most
@@ -15,7 +15,7 @@ export const BUYER_WINDOW_SECONDS = BUYER_WINDOW_DAYS * DAY_SECONDS;
 /** The transfers left to `lineage` at `now`: `limit` minus those of the last 30 days, at least 0. */
 export async function buyerTransfersLeft(store: Store, lineage: string, limit: number, now: number): Promise<number> {
   if (limit === 0) return 0;
-  const made = await fromStore(() => store.countBuyerTransfers(lineage, now - BUYER_WINDOW_SECONDS));
+  const made = await callOr503(() => store.countBuyerTransfers(lineage, now - BUYER_WINDOW_SECONDS));
   return Math.max(0, limit - made);
 }
 
@@ -32,7 +32,7 @@ export async function daysUntilTransfer(
 ): Promise<number | null> {
   if (limit === 0) return null;
   const madeSince = (days: number) =>
-    fromStore(() => store.countBuyerTransfers(lineage, now - BUYER_WINDOW_SECONDS + days * DAY_SECONDS));
+    callOr503(() => store.countBuyerTransfers(lineage, now - BUYER_WINDOW_SECONDS + days * DAY_SECONDS));
   // In `days` days, the window starts `days` days later: the fewest days whose window holds
   // fewer than `limit` of the transfers made so far.
   let low = 1;

@@ -1,5 +1,5 @@
 import { rateLimitKey } from './client-ip.js';
-import { fromStore, type ServiceContext } from './service-context.js';
+import { callOr503, type ServiceContext } from './service-context.js';
 
 /**
  * The rate limits of the routes a stranger reaches (docs/protocol.md#rate-limit,
@@ -33,6 +33,6 @@ export async function rateLimitWait(
 ): Promise<number> {
   const name = rateLimitName(budget, ip);
   const nowMs = context.clock.now();
-  const limit = await fromStore(() => context.rateLimiter.hit(name, nowMs), 'the rate limiter');
+  const limit = await callOr503(() => context.rateLimiter.hit(name, nowMs), 'the rate limiter');
   return limit.allowed ? 0 : Math.max(1, Math.ceil(limit.retryAfter));
 }

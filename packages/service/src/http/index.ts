@@ -27,7 +27,7 @@ export {
 export { isSameOrigin, pageOrigin, publicBase } from './request-origin.js';
 export { emptyResponse, errorResponse, jsonResponse, problemResponse } from './response.js';
 export type { Headers } from './response.js';
-export { fromStore, nowSeconds } from './service-context.js';
+export { callOr503, nowSeconds } from './service-context.js';
 export type { ServiceContext } from './service-context.js';
 export type {
   ConsoleAssets,

@@ -42,10 +42,11 @@ export function nowSeconds(clock: Pick<Clock, 'now'>): number {
 }
 
 /**
- * Runs a store (or rate limiter) call; a rejection is a 503, never a signed refusal
+ * Runs a store (or rate limiter) call; a rejection is an HttpError 503, never a signed refusal
  * (docs/protocol.md#errors: an internal fault is a 5xx). The cause is kept for the error log line.
+ * The admin operations use admin's `callOrStoreUnavailable`, whose AdminError the admin routes answer.
  */
-export async function fromStore<T>(call: () => Promise<T>, what = 'the key store'): Promise<T> {
+export async function callOr503<T>(call: () => Promise<T>, what = 'the key store'): Promise<T> {
   try {
     return await call();
   } catch (error) {

@@ -15,7 +15,7 @@ import {
 import { hashKey } from './key-hash.js';
 import type { RequestLogEntry, StoredKey, VerdictOutcome } from '../ports/index.js';
 import { HttpError } from '../http/index.js';
-import { fromStore, nowSeconds, type ServiceContext } from '../http/index.js';
+import { callOr503, nowSeconds, type ServiceContext } from '../http/index.js';
 import { domainBoundEvent, verdictRefusedEvent } from '../webhooks/index.js';
 
 /** A parsed verdict request (public-endpoint.ts): every field already checked (the 400s are behind us). */
@@ -108,7 +108,7 @@ async function noteRefusal(
   if (stored === null || decision.donnees.motif !== 'autre_domaine') return;
   const data = { hint: stored.hint, produit: stored.produit, motif: 'autre_domaine', hote: host.hote } as const;
   const event = verdictRefusedEvent(context.random, now, stored.id, data);
-  await fromStore(() => context.store.addWebhookEvent(event));
+  await callOr503(() => context.store.addWebhookEvent(event));
 }
 
 /**
@@ -152,7 +152,7 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
       staging: stagingPatterns(context, stored),
     });
 
-  let stored = await fromStore(() => store.findKeyByHash(hash));
+  let stored = await callOr503(() => store.findKeyByHash(hash));
   let decision = decide(stored);
   let touch = decision.donnees.ok && !decision.donnees.essai && decision.bind === null;
 
@@ -161,7 +161,7 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
     const domain: string = decision.bind;
     const sites = stored.sites;
     const event = domainBoundEvent(context.random, now, { hint: stored.hint, produit: stored.produit, domain });
-    const result = await fromStore(() => store.bindDomain(keyId, domain, sites, now, [event]));
+    const result = await callOr503(() => store.bindDomain(keyId, domain, sites, now, [event]));
     touch = false;
     if (result !== 'full') break;
     // A racing call took the last slot between our read and our bind (docs/protocol.md#verdict:
@@ -170,7 +170,7 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
     if (attempt >= BIND_ATTEMPTS) {
       throw new HttpError('internal-error', 'the domain binding did not settle');
     }
-    stored = await fromStore(() => store.findKeyById(keyId));
+    stored = await callOr503(() => store.findKeyById(keyId));
     decision = decide(stored);
     touch = decision.donnees.ok && !decision.donnees.essai && decision.bind === null;
   }
@@ -179,13 +179,13 @@ export async function answerVerdict(context: ServiceContext, input: VerdictInput
   if (touch && stored !== null && host.registrable !== null && seenLongAgo(stored, host.registrable, now)) {
     const keyId = stored.id;
     const domain = host.registrable;
-    await fromStore(() => store.touchDomain(keyId, domain, now));
+    await callOr503(() => store.touchDomain(keyId, domain, now));
   }
 
   const keyId = stored?.id ?? null;
   const activity = verdictActivity(decision, stored, produit);
   await Promise.all([
-    fromStore(() => store.logRequest({ at: now, keyId, host: host.hote, ip: input.ip, ...activity })),
+    callOr503(() => store.logRequest({ at: now, keyId, host: host.hote, ip: input.ip, ...activity })),
     noteRefusal(context, stored, decision, host, now),
   ]);
 
