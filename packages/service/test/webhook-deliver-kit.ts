@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, vi } from 'vitest';
 import { createTestClock, createTestLogger, type TestClock, type TestLogger } from './harness.js';
 import { createMemoryStore, type MemoryStore } from '@licence/store-memory';
+import { nowSeconds } from '../src/http/index.js';
 import { randomBytes } from '../src/ports/index.js';
 import type { NewWebhookEvent, Store, WebhookDeliveryRecord } from '../src/ports/index.js';
 import { createWebhookDeliverer, type WebhookDeliverer, type WebhookDelivererOptions } from '../src/webhooks/index.js';
@@ -122,8 +123,6 @@ export function createFixture(): Fixture {
   return { store: createMemoryStore(), clock: createTestClock(), logger: createTestLogger() };
 }
 
-export const seconds = (clock: TestClock): number => Math.floor(clock.now() / 1000);
-
 /** An endpoint of every author, subscribed to every event, stored as is (no URL check: as if the setting changed since). */
 export async function addEndpoint(
   { store, clock }: Fixture,
@@ -132,14 +131,21 @@ export async function addEndpoint(
   const id = newWebhookEndpointId(randomBytes);
   const secret = newWebhookSecret(randomBytes);
   const events = [...WEBHOOK_EVENT_TYPES];
-  const created = await store.addWebhookEndpoint({ id, author: null, url, events, createdAt: seconds(clock), secret });
+  const created = await store.addWebhookEndpoint({
+    id,
+    author: null,
+    url,
+    events,
+    createdAt: nowSeconds(clock),
+    secret,
+  });
   if (created.result !== 'created') throw new Error(`endpoint not created: ${created.result}`);
   return { id, secret };
 }
 
 /** A `key.revoked` event of product `theme`, at the clock's time, with its deliveries. */
 export async function addEvent({ store, clock }: Fixture): Promise<NewWebhookEvent> {
-  const at = seconds(clock);
+  const at = nowSeconds(clock);
   const quand = new Date(at * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const data = keyRevokedData({ hint: 'AB12', produit: 'theme', quand, reason: null });
   const event: NewWebhookEvent = {

@@ -1,6 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { nowSeconds } from '../http/index.js';
 import { randomBytes } from '../ports/index.js';
 import type { NewWebhookEvent } from '../ports/index.js';
 import {
@@ -10,7 +11,6 @@ import {
   createFixture,
   deliveryOf,
   hang,
-  seconds,
   until,
   URL_QUERY,
   verifyAt,
@@ -49,7 +49,7 @@ describe('createWebhookDeliverer (docs/protocol.md#webhooks)', () => {
     expect(request.path).toBe(`/hook?shop=${URL_QUERY}`);
     expect(request.body).toBe(event.body);
     expect(request.headers['webhook-id']).toBe(event.id);
-    expect(request.headers['webhook-timestamp']).toBe(String(seconds(fixture.clock)));
+    expect(request.headers['webhook-timestamp']).toBe(String(nowSeconds(fixture.clock)));
     expect(request.headers['webhook-timestamp']).not.toBe(String(event.at));
     expect(request.headers['content-type']).toBe('application/json');
     expect(request.headers['user-agent']).toBe(WEBHOOK_USER_AGENT);
@@ -61,7 +61,7 @@ describe('createWebhookDeliverer (docs/protocol.md#webhooks)', () => {
     expect(delivery.status).toBe('delivered');
     expect(delivery.nextAttemptAt).toBeNull();
     expect(delivery.attempts).toEqual([
-      { at: seconds(fixture.clock), status: 204, error: null, durationMs: expect.any(Number) },
+      { at: nowSeconds(fixture.clock), status: 204, error: null, durationMs: expect.any(Number) },
     ]);
     expect(await deliverer(fixture).runOnce()).toBe(0);
   });
@@ -195,7 +195,7 @@ describe('createWebhookDeliverer (docs/protocol.md#webhooks)', () => {
     const shop = await receiver();
     const endpoint = await addEndpoint(fixture, shop.url);
     const newSecret = newWebhookSecret(randomBytes);
-    const previousUntil = seconds(fixture.clock) + 86_400;
+    const previousUntil = nowSeconds(fixture.clock) + 86_400;
     expect(await fixture.store.rotateWebhookSecret(endpoint.id, newSecret, previousUntil)).toBe(true);
     await addEvent(fixture);
     const sender = deliverer(fixture);

@@ -7,6 +7,7 @@ import type {
   WebhookAttemptOutcome,
   WebhookAttemptRecord,
 } from '../ports/index.js';
+import { nowSeconds } from '../http/index.js';
 import { type AttemptSlots, createAttemptSlots } from './webhook-attempt-slots.js';
 import { type ResolveAll, safeLookup } from './webhook-destination.js';
 import { nextAttemptDelay, webhookJitter } from './webhook-schedule.js';
@@ -225,8 +226,6 @@ function checkPositiveInteger(field: string, value: unknown): void {
   }
 }
 
-const seconds = (clock: Clock): number => Math.floor(clock.now() / 1000);
-
 /**
  * What is due now, claimed for this process: at most `batch`, and at most the free slots, taken
  * before the claim and kept for the deliveries it returned (each given back when its attempt ends).
@@ -236,7 +235,7 @@ const seconds = (clock: Clock): number => Math.floor(clock.now() / 1000);
 async function claimFree(settings: Settings, slots: AttemptSlots): Promise<readonly ClaimedWebhookDelivery[]> {
   const taken = slots.take(settings.batch);
   if (taken === 0) return [];
-  const now = seconds(settings.clock);
+  const now = nowSeconds(settings.clock);
   let claimed: readonly ClaimedWebhookDelivery[] = [];
   try {
     claimed = await settings.store.claimWebhookDeliveries(now, now + settings.leaseSeconds, taken);
@@ -255,7 +254,7 @@ async function claimFree(settings: Settings, slots: AttemptSlots): Promise<reado
 /** Signs, sends, records; never rejects (a fault leaves the claim to lapse: the delivery is tried again). */
 async function attemptDelivery(settings: Settings, delivery: ClaimedWebhookDelivery): Promise<void> {
   try {
-    const at = seconds(settings.clock);
+    const at = nowSeconds(settings.clock);
     // A duration, not a time of day: the monotonic clock, which a test's moved Clock does not stop.
     const started = performance.now();
     const answer = await send(settings, delivery, at);
