@@ -1,6 +1,6 @@
 import type { AuthorTokenRecord, Store } from '@licence/service';
 import type { Query } from './query.js';
-import { seconds } from './rows.js';
+import { readWholeSeconds } from './rows.js';
 
 /** A token as listed: never its hash (ports.ts, AuthorTokenRecord). Times are int8 strings. */
 interface AuthorTokenRow {
@@ -18,8 +18,8 @@ function toAuthorTokenRecord(row: AuthorTokenRow): AuthorTokenRecord {
     id: row.id,
     authorId: row.author_id,
     label: row.label,
-    createdAt: seconds('author_tokens.created_at', row.created_at),
-    lastUsedAt: row.last_used_at === null ? null : seconds('author_tokens.last_used_at', row.last_used_at),
+    createdAt: readWholeSeconds('author_tokens.created_at', row.created_at),
+    lastUsedAt: row.last_used_at === null ? null : readWholeSeconds('author_tokens.last_used_at', row.last_used_at),
   };
 }
 

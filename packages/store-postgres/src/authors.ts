@@ -1,6 +1,6 @@
 import type { AuthorRecord, Store } from '@licence/service';
 import type { Query } from './query.js';
-import { seconds } from './rows.js';
+import { readWholeSeconds } from './rows.js';
 
 interface AuthorRow {
   readonly id: string;
@@ -12,7 +12,7 @@ interface AuthorRow {
 const AUTHOR_COLUMNS = 'SELECT id, name, created_at FROM authors';
 
 function toAuthorRecord(row: AuthorRow): AuthorRecord {
-  return { id: row.id, name: row.name, createdAt: seconds('authors.created_at', row.created_at) };
+  return { id: row.id, name: row.name, createdAt: readWholeSeconds('authors.created_at', row.created_at) };
 }
 
 /**

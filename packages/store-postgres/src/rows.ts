@@ -76,8 +76,8 @@ export function domainsOf(keyId: string): string {
   );
 }
 
-/** An int8 time (seconds) as a number; refuses what a number cannot hold exactly. */
-export function seconds(column: string, value: string | number): number {
+/** Reads an int8 time column as whole seconds, a number; refuses what a number cannot hold exactly. */
+export function readWholeSeconds(column: string, value: string | number): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isSafeInteger(n)) {
     throw new TypeError(`${column}: expected whole seconds, got ${JSON.stringify(value)}`);
@@ -85,8 +85,8 @@ export function seconds(column: string, value: string | number): number {
   return n;
 }
 
-function nullableSeconds(column: string, value: string | null): number | null {
-  return value === null ? null : seconds(column, value);
+function readNullableWholeSeconds(column: string, value: string | null): number | null {
+  return value === null ? null : readWholeSeconds(column, value);
 }
 
 export function toBoundDomains(keyId: string, value: unknown): BoundDomain[] {
@@ -103,8 +103,8 @@ export function toBoundDomains(keyId: string, value: unknown): BoundDomain[] {
     }
     return {
       domain,
-      firstSeen: seconds('bound_domains.first_seen', firstSeen),
-      lastSeen: seconds('bound_domains.last_seen', lastSeen),
+      firstSeen: readWholeSeconds('bound_domains.first_seen', firstSeen),
+      lastSeen: readWholeSeconds('bound_domains.last_seen', lastSeen),
     };
   });
 }
@@ -118,11 +118,11 @@ export function toStoredKey(row: KeyRow): StoredKey {
     kind: storedKeyKind(row.id, row.kind),
     status: storedKeyStatus(row.id, row.status),
     sites: row.sites,
-    expiresAt: nullableSeconds('keys.expires_at', row.expires_at),
-    endedAt: nullableSeconds('keys.ended_at', row.ended_at),
+    expiresAt: readNullableWholeSeconds('keys.expires_at', row.expires_at),
+    endedAt: readNullableWholeSeconds('keys.ended_at', row.ended_at),
     reason: row.reason,
     replacedBy: row.replaced_by,
-    createdAt: seconds('keys.created_at', row.created_at),
+    createdAt: readWholeSeconds('keys.created_at', row.created_at),
     opens: [...row.opens],
     domains: toBoundDomains(row.id, row.domains),
     lineage: row.lineage,
@@ -146,7 +146,7 @@ export function toProductRecord(row: ProductRow): ProductRecord {
     id: row.id,
     author: row.author,
     name: row.name,
-    createdAt: seconds('products.created_at', row.created_at),
+    createdAt: readWholeSeconds('products.created_at', row.created_at),
     staging: storedStaging(row.id, row.staging),
   };
 }

@@ -1,7 +1,7 @@
 import { isRecord } from '@licence/core';
 import { storedDeliveryStatus, storedEventType } from '@licence/service';
 import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '@licence/service';
-import { seconds } from './rows.js';
+import { readWholeSeconds } from './rows.js';
 
 /**
  * The webhook tables' rows as `pg` returns them (migration step 5): int8 times as decimal strings,
@@ -48,7 +48,7 @@ export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
     author: row.author,
     url: row.url,
     events: row.events.map((value) => storedEventType(where, value)),
-    createdAt: seconds('webhook_endpoints.created_at', row.created_at),
+    createdAt: readWholeSeconds('webhook_endpoints.created_at', row.created_at),
   };
 }
 
@@ -66,7 +66,7 @@ function toAttemptRecord(deliveryId: string, item: unknown): WebhookAttemptRecor
   ) {
     throw new TypeError(`${where}: expected {at, status, error, duration_ms}`);
   }
-  return { at: seconds('webhook_attempts.at', at), status, error, durationMs };
+  return { at: readWholeSeconds('webhook_attempts.at', at), status, error, durationMs };
 }
 
 export function toDeliveryRecord(row: DeliveryRow): WebhookDeliveryRecord {
@@ -78,10 +78,10 @@ export function toDeliveryRecord(row: DeliveryRow): WebhookDeliveryRecord {
     endpointId: row.endpoint_id,
     eventId: row.event_id,
     type: storedEventType(`webhook_events.type of ${row.event_id}`, row.type),
-    createdAt: seconds('webhook_events.at', row.at),
+    createdAt: readWholeSeconds('webhook_events.at', row.at),
     status: storedDeliveryStatus(row.id, row.status),
     nextAttemptAt:
-      row.next_attempt_at === null ? null : seconds('webhook_deliveries.next_attempt_at', row.next_attempt_at),
+      row.next_attempt_at === null ? null : readWholeSeconds('webhook_deliveries.next_attempt_at', row.next_attempt_at),
     attempts: row.attempts.map((item: unknown) => toAttemptRecord(row.id, item)),
   };
 }
