@@ -11,7 +11,7 @@ describe('isCoveredSource', () => {
     ['packages/console/src/components/app.tsx', true],
     ['packages/core/src/parse-host.test.ts', false],
     ['packages/console/src/components/app.test.tsx', false],
-    ['packages/service/src/testing/store-contract.ts', false],
+    ['packages/service/src/admin/key-admin.ts', true],
     ['packages/vectors/src/types.d.ts', false],
     ['packages/vectors/src/data.json', false],
     ['packages/vectors/src/script.mjs', false],

@@ -5,15 +5,13 @@ import { join } from 'node:path';
 const GROUPS = ['packages', 'apps'];
 
 /**
- * Whether a file under a `src/` is source the rules cover. Tests are not (`*.test.ts`), nor is
- * `src/testing/`: @licence/service ships its Store contract suite there, a test suite every store
- * runs, whose `describe` blocks are as long as the contract. Declaration files hold no functions.
+ * Whether a file under a `src/` is source the rules cover. Tests are not (`*.test.ts`); the Store
+ * contract suite, a test suite whose `describe` blocks are as long as the contract, is a tooling
+ * package (tooling/store-contract), outside the rule's folders. Declaration files hold no functions.
  */
 export function isCoveredSource(path: string): boolean {
   // .tsx too: the console's components (packages/console) are source like any other.
-  return (
-    /\.tsx?$/.test(path) && !/\.test\.tsx?$/.test(path) && !path.endsWith('.d.ts') && !path.includes('/src/testing/')
-  );
+  return /\.tsx?$/.test(path) && !/\.test\.tsx?$/.test(path) && !path.endsWith('.d.ts');
 }
 
 /** The covered `.ts` and `.tsx` files of packages/*\/src and apps/*\/src under `root`, as `/`-separated paths from it, sorted. */
