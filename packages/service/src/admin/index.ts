@@ -13,7 +13,7 @@ export { ADMIN_ROUTES } from './admin-route-table.js';
 export { adminRouteName, handleAdmin, isAdminPath, toHttpError } from './admin-routes.js';
 export { AUTHOR_TOKEN_PREFIX, TOKEN_ID_PREFIX, hashAuthorToken, isAuthorTokenShape } from './author-token.js';
 export { DEFAULT_BUYER_LINK_TTL, MAX_BUYER_LINK_TTL, MIN_BUYER_LINK_TTL } from './key-admin-buyer-link.js';
-export { stateOf } from './key-admin-keys.js';
+export { stateMirroringVerdict } from './key-admin-keys.js';
 export { transferDomains, transferStored } from './key-admin-replace.js';
 export type { TransferDomains } from './key-admin-replace.js';
 export {

@@ -2,18 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { createTestClock, createTestLogger } from '../../test/harness.js';
 import { AdminError } from './admin-errors.js';
 import { createKeyAdmin } from './key-admin.js';
-import { changedMeanwhile, findKey, callOrStoreUnavailable, requireAlive, stateOf } from './key-admin-keys.js';
+import {
+  changedMeanwhile,
+  findKey,
+  callOrStoreUnavailable,
+  requireAlive,
+  stateMirroringVerdict,
+} from './key-admin-keys.js';
 import { createMemoryStore } from '@licence/store-memory';
 import type { StoredKey } from '../ports/index.js';
 
 const NOW = 1_800_000_000;
 
 describe('what the key operations share (docs/protocol.md#key-lifecycle)', () => {
-  it('stateOf: a trial past its end is expiree though stored active', () => {
-    expect(stateOf({ status: 'active', expiresAt: null }, NOW)).toBe('active');
-    expect(stateOf({ status: 'active', expiresAt: NOW + 1 }, NOW)).toBe('active');
-    expect(stateOf({ status: 'active', expiresAt: NOW }, NOW)).toBe('expiree');
-    expect(stateOf({ status: 'revocation', expiresAt: NOW - 1 }, NOW)).toBe('revocation');
+  it('stateMirroringVerdict: a trial past its end is expiree though stored active', () => {
+    expect(stateMirroringVerdict({ status: 'active', expiresAt: null }, NOW)).toBe('active');
+    expect(stateMirroringVerdict({ status: 'active', expiresAt: NOW + 1 }, NOW)).toBe('active');
+    expect(stateMirroringVerdict({ status: 'active', expiresAt: NOW }, NOW)).toBe('expiree');
+    expect(stateMirroringVerdict({ status: 'revocation', expiresAt: NOW - 1 }, NOW)).toBe('revocation');
   });
 
   it('requireAlive and changedMeanwhile: conflicts naming the hint only', () => {

@@ -34,17 +34,21 @@ export async function findKey(store: Store, cle: string): Promise<StoredKey> {
 }
 
 /**
- * A trial past its end is dead though its stored status is still `active`
- * (docs/protocol.md#verdict, rule 4).
+ * A stored key's state at `now`, as rules 3 and 4 of docs/protocol.md#verdict read it: a replaced or
+ * revoked key keeps its status, and a trial past its end is `expiree` though still stored `active`.
+ * A deliberate copy of those two rules, to keep in step with core's decideVerdict
+ * (packages/core/src/decide-verdict.ts): core has no function for a key's state, it decides the two
+ * rules inline, on a KeyRecord parseKeyRecord checked, into a motif and its `quand`; the admin
+ * views, requireAlive and the buyer page need the state of a StoredKey, with no verdict.
  */
-export function stateOf(key: Pick<StoredKey, 'status' | 'expiresAt'>, now: number): KeyState {
+export function stateMirroringVerdict(key: Pick<StoredKey, 'status' | 'expiresAt'>, now: number): KeyState {
   if (key.status === 'active' && key.expiresAt !== null && now >= key.expiresAt) return 'expiree';
   return key.status;
 }
 
 /** docs/protocol.md#key-lifecycle: any action on a key that is no longer alive is a conflict. */
 export function requireAlive(stored: StoredKey, now: number): void {
-  const state = stateOf(stored, now);
+  const state = stateMirroringVerdict(stored, now);
   if (state !== 'active') throw adminError('KEY_NOT_ALIVE', stored.hint, state);
 }
 

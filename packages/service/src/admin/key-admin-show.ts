@@ -1,5 +1,5 @@
 import { formatQuand } from '@licence/core';
-import { domainView, stateOf } from './key-admin-keys.js';
+import { domainView, stateMirroringVerdict } from './key-admin-keys.js';
 import { type AdminContext, reachKey } from './key-admin-scope.js';
 import type { KeyView } from './key-admin-types.js';
 import { nowSeconds } from '../http/index.js';
@@ -14,7 +14,7 @@ export async function showKey(context: AdminContext, cle: string): Promise<KeyVi
     hint: stored.hint,
     produit: stored.produit,
     kind: stored.kind,
-    status: stateOf(stored, nowSeconds(context.clock)),
+    status: stateMirroringVerdict(stored, nowSeconds(context.clock)),
     sites: stored.sites,
     expire: stored.expiresAt === null ? null : formatQuand(stored.expiresAt),
     quand: stored.endedAt === null ? null : formatQuand(stored.endedAt),
