@@ -27,12 +27,13 @@ const PUBLISHABLE = [
   '@licence/client',
   '@licence/core',
   '@licence/service',
+  '@licence/store-memory',
   '@licence/store-postgres',
   '@licence/store-sqlite',
   '@licence/vectors',
 ];
 
-// Packing six packages and two `npm install`s (registry metadata, cold cache in CI) take far longer
+// Packing seven packages and two `npm install`s (registry metadata, cold cache in CI) take far longer
 // than the repository's 30 s bound on a test; these bounds are hang guards, not speed targets.
 const SETUP_TIMEOUT_MS = 240_000;
 const TEST_TIMEOUT_MS = 120_000;
@@ -289,6 +290,17 @@ describe('the tarballs of pnpm pack', () => {
     for (const file of code) {
       expect(client.contents.readFile(file), file).not.toMatch(/["']@licence\/core["']/);
     }
+  });
+
+  it('@licence/service has one entry and no peer: no `./testing`, no vitest (the Store contract suite is private tooling)', () => {
+    const service = tarball('@licence/service');
+    const manifest = JSON.parse(service.manifestText) as { exports?: Record<string, unknown> };
+    expect(Object.keys(manifest.exports ?? {})).toEqual(['.']);
+    expect(service.manifest.peerDependencies).toBeUndefined();
+    const prefix = `/node_modules/${service.contents.packageName}/`;
+    expect(
+      service.contents.listFiles().filter((file) => /^(dist\/)?testing\//.test(file.slice(prefix.length))),
+    ).toEqual([]);
   });
 
   it("@licence/client's dependencies are exactly bundled core's own (no skew, nothing missing)", () => {
@@ -605,17 +617,18 @@ describe('the server packages and core, installed together with npm', () => {
 
   const load = `
   console.log(JSON.stringify({ resolved, createService: typeof service.createService, createKeyAdmin: typeof service.createKeyAdmin,
-    openSqliteStore: typeof sqlite.openSqliteStore, openPostgresStore: typeof postgres.openPostgresStore,
+    createMemoryStore: typeof memory.createMemoryStore, openSqliteStore: typeof sqlite.openSqliteStore, openPostgresStore: typeof postgres.openPostgresStore,
     keyCases: vectors.loadVectors('keys').cases.length, httpCases: vectors.loadHttpVectors().cases.length }));`;
   const serverModules = {
     service: '@licence/service',
+    memory: '@licence/store-memory',
     sqlite: '@licence/store-sqlite',
     postgres: '@licence/store-postgres',
     vectors: '@licence/vectors',
   };
 
   itRunsInTheServerProject(
-    '@licence/service, both stores and @licence/vectors load (%s)',
+    '@licence/service, the three stores and @licence/vectors load (%s)',
     'server-check',
     serverModules,
     load,
@@ -628,11 +641,49 @@ describe('the server packages and core, installed together with npm', () => {
       expect(result).toMatchObject({
         createService: 'function',
         createKeyAdmin: 'function',
+        createMemoryStore: 'function',
         openSqliteStore: 'function',
         openPostgresStore: 'function',
       });
       expect(result.keyCases).toBeGreaterThan(0);
       expect(result.httpCases).toBeGreaterThan(0);
+    },
+  );
+
+  // The memory store has no native part to skip: it runs here, under the service it was packed beside.
+  const memoryService = `
+  const store = memory.createMemoryStore();
+  const quiet = () => {};
+  const running = service.createService({ store, rateLimiter: service.createMemoryRateLimiter(), clock: { now: () => Date.now() },
+    signer: service.createNodeSigner(new Uint8Array(32).fill(7)), logger: { debug: quiet, info: quiet, warn: quiet, error: quiet },
+    random: service.randomBytes });
+  const health = () => running.handle({ method: 'GET', path: service.HEALTH_PATH, headers: {}, body: null, ip: '127.0.0.1' });
+  const up = await health();
+  const added = await store.addProduct({ id: 'mon-theme', author: 'alice', name: 'Mon thème', createdAt: 1800000000, staging: [] });
+  const product = await store.getProduct('mon-theme');
+  await store.close();
+  const down = await health();
+  console.log(JSON.stringify({ resolved, up: [up.status, JSON.parse(up.body)], added, product, down: [down.status, JSON.parse(down.body)] }));`;
+  const memoryModules = { service: '@licence/service', memory: '@licence/store-memory' };
+
+  itRunsInTheServerProject(
+    '@licence/store-memory is the store of a running @licence/service (%s)',
+    'memory-check',
+    memoryModules,
+    memoryService,
+    (result, format) => {
+      expect(result.resolved).toEqual({
+        '@licence/service': expect.stringMatching(distEntry[format]),
+        '@licence/store-memory': expect.stringMatching(distEntry[format]),
+      });
+      expect(result).toEqual({
+        resolved: result.resolved,
+        // GET /healthz pings the store: up while it is open, down once it is closed.
+        up: [200, { status: 'ok', store: 'up' }],
+        added: { result: 'created', id: 'mon-theme' },
+        product: { id: 'mon-theme', author: 'alice', name: 'Mon thème', createdAt: 1800000000, staging: [] },
+        down: [503, { status: 'error', store: 'down' }],
+      });
     },
   );
 });
