@@ -2,7 +2,7 @@ import { frozenDomains } from './state.js';
 import type { MemoryKeyRow, MemoryRun, MemoryState } from './state.js';
 import type { Installation, Store, StoredKey } from '@licence/service';
 
-function opensOf(state: MemoryState, row: MemoryKeyRow): string[] {
+function productsOf(state: MemoryState, row: MemoryKeyRow): string[] {
   if (row.kind !== 'dev') return [row.produit];
   // docs/protocol.md#key-lifecycle: a development key opens every product of its author.
   const author = state.products.get(row.produit)?.author;
@@ -24,7 +24,7 @@ function toStored(state: MemoryState, row: MemoryKeyRow): StoredKey {
     reason: row.reason,
     replacedBy: row.replacedBy,
     createdAt: row.createdAt,
-    opens: Object.freeze(opensOf(state, row)),
+    products: Object.freeze(productsOf(state, row)),
     domains: Object.freeze(frozenDomains(row)),
     lineage: row.lineage,
     endedBy: row.endedBy,

@@ -67,10 +67,10 @@ describe('createMemoryStore (beyond the contract)', () => {
     const store = await withProducts();
     const buyer = await insert(store, key('aaaa'));
     const dev = await insert(store, key('dddd', { kind: 'dev', sites: 0 }));
-    expect((await store.findKeyByHash('aaaa'))?.opens).toEqual(['theme']);
+    expect((await store.findKeyByHash('aaaa'))?.products).toEqual(['theme']);
     // docs/protocol.md#key-lifecycle: a dev key opens every product of its author, not another
     // author's.
-    expect((await store.findKeyByHash('dddd'))?.opens).toEqual(['theme', 'plugin']);
+    expect((await store.findKeyByHash('dddd'))?.products).toEqual(['theme', 'plugin']);
     expect((await store.findKeyById(buyer))?.hash).toBe('aaaa');
     expect((await store.findKeyById(dev))?.kind).toBe('dev');
     expect(await store.findKeyByHash('zzzz')).toBeNull();

@@ -24,6 +24,7 @@ export interface KeyRow {
   readonly created_at: string;
   readonly lineage: string;
   readonly ended_by: string | null;
+  /** KEY_SELECT's `opens` column (a query alias, no stored column): StoredKey `products`. */
   readonly opens: readonly string[];
   readonly domains: unknown;
   /** Its own product's staging patterns (products.staging, text[]). */
@@ -123,7 +124,7 @@ export function toStoredKey(row: KeyRow): StoredKey {
     reason: row.reason,
     replacedBy: row.replaced_by,
     createdAt: readWholeSeconds('keys.created_at', row.created_at),
-    opens: [...row.opens],
+    products: [...row.opens],
     domains: toBoundDomains(row.id, row.domains),
     lineage: row.lineage,
     endedBy: storedKeyEndedBy(row.id, row.ended_by),

@@ -59,11 +59,11 @@ export function keyReads(
   function fullKey(row: KeyRow): StoredKey {
     // docs/protocol.md#key-lifecycle: a dev key opens every product of its author, including ones
     // added after it.
-    const opens =
+    const products =
       storedKeyKind(row.id, row.kind) === 'dev'
         ? sql.productsOfAuthorOf.all(row.product_id).map((p) => p.id)
         : [row.product_id];
-    return toStoredKey(row, opens, domains.ofKey.all(row.id));
+    return toStoredKey(row, products, domains.ofKey.all(row.id));
   }
 
   const keyByHashInTransaction = db.transaction((hash: string): StoredKey | null => {

@@ -88,7 +88,7 @@ export function toProductRecord(row: ProductRow): ProductRecord {
   };
 }
 
-export function toStoredKey(row: KeyRow, opens: readonly string[], domains: readonly DomainRow[]): StoredKey {
+export function toStoredKey(row: KeyRow, products: readonly string[], domains: readonly DomainRow[]): StoredKey {
   return {
     id: formatRowId(row.id),
     hash: row.hash,
@@ -102,7 +102,7 @@ export function toStoredKey(row: KeyRow, opens: readonly string[], domains: read
     reason: row.reason,
     replacedBy: row.replaced_by === null ? null : formatRowId(row.replaced_by),
     createdAt: row.created_at,
-    opens,
+    products,
     domains: domains.map(toBoundDomain),
     lineage: formatRowId(row.lineage),
     endedBy: storedKeyEndedBy(row.id, row.ended_by),

@@ -142,7 +142,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
           reason: null,
           replacedBy: null,
           createdAt: T0,
-          opens: ['theme'],
+          products: ['theme'],
           domains: [],
           lineage: id,
           endedBy: null,
@@ -193,16 +193,16 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
       it('opens only its own product for a buyer key', async () => {
         const key = newKey({ produit: 'plugin' });
         await created(key);
-        expect((await store.findKeyByHash(key.hash))?.opens).toEqual(['plugin']);
+        expect((await store.findKeyByHash(key.hash))?.products).toEqual(['plugin']);
       });
 
       it('opens every product of the author for a dev key, including products added later (docs/protocol.md#key-lifecycle)', async () => {
         const key = newKey({ kind: 'dev', sites: 0 });
         const id = await created(key);
-        expect([...((await store.findKeyByHash(key.hash))?.opens ?? [])].sort()).toEqual(['plugin', 'theme']);
+        expect([...((await store.findKeyByHash(key.hash))?.products ?? [])].sort()).toEqual(['plugin', 'theme']);
         await store.addProduct(product('later', 'alice', T0 + 100));
         await store.addProduct(product('bobs-later', 'bob', T0 + 100));
-        expect([...((await store.findKeyById(id))?.opens ?? [])].sort()).toEqual(['later', 'plugin', 'theme']);
+        expect([...((await store.findKeyById(id))?.products ?? [])].sort()).toEqual(['later', 'plugin', 'theme']);
       });
 
       it("answers 'dev-exists' for a second live dev key of a product (docs/protocol.md#key-lifecycle)", async () => {

@@ -36,7 +36,7 @@ describe('what the key operations share (docs/protocol.md#key-lifecycle)', () =>
       reason: null,
       replacedBy: 'k2',
       createdAt: NOW - 60,
-      opens: ['theme'],
+      products: ['theme'],
       domains: [],
       lineage: 'k1',
       endedBy: null,

@@ -96,7 +96,7 @@ export interface StoredKey {
   readonly replacedBy: string | null;
   readonly createdAt: number;
   /** Products the key opens: its own, or for a dev key all of its author's products. */
-  readonly opens: readonly string[];
+  readonly products: readonly string[];
   /** Bound domains in binding order. */
   readonly domains: readonly BoundDomain[];
   /**

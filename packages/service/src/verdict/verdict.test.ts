@@ -324,7 +324,7 @@ const BUYER_KEY: StoredKey = {
   reason: null,
   replacedBy: null,
   createdAt: 1,
-  opens: ['p', 'q'],
+  products: ['p', 'q'],
   domains: [{ domain: 'a.fr', firstSeen: 1, lastSeen: 2 }],
   lineage: '1',
   endedBy: null,
@@ -334,7 +334,7 @@ const BUYER_KEY: StoredKey = {
 describe('toKeyRecord', () => {
   const stored = BUYER_KEY;
 
-  it('maps opens to products and bound domains to their names', () => {
+  it('keeps products and maps bound domains to their names', () => {
     expect(toKeyRecord(stored)).toEqual({
       kind: 'buyer',
       status: 'active',

@@ -43,7 +43,7 @@ export function toKeyRecord(stored: StoredKey | null): KeyRecord | null {
       status: stored.status,
       endedAt: stored.endedAt,
       expiresAt: stored.expiresAt,
-      products: stored.opens,
+      products: stored.products,
       sites: stored.sites,
       domains: stored.domains.map((entry) => entry.domain),
     });
@@ -80,7 +80,7 @@ export function verdictActivity(
 ): Pick<RequestLogEntry, 'outcome' | 'produit'> {
   const outcome = outcomeOf(decision);
   if (stored === null) return { outcome, produit: null };
-  return { outcome, produit: produit !== undefined && stored.opens.includes(produit) ? produit : stored.produit };
+  return { outcome, produit: produit !== undefined && stored.products.includes(produit) ? produit : stored.produit };
 }
 
 function outcomeOf({ donnees }: VerdictDecision): VerdictOutcome {
