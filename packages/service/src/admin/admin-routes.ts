@@ -1,7 +1,10 @@
 import { type AdminError, type AdminErrorClass, isAdminError } from './admin-errors.js';
 import { type AdminAuthFailures, authenticateAdmin } from './admin-auth.js';
-import { ADMIN_ROUTES, type AdminRoute } from './admin-route-table.js';
-import { createKeyAdmin } from './key-admin.js';
+import type { AdminOperations } from './admin-operation.js';
+import { ADMIN_OPERATIONS } from './admin-operations.js';
+import { type AdminRoute, adminRoutes } from './admin-route-table.js';
+import { adminContext, runOperation } from './key-admin.js';
+import { emptyResponse, jsonResponse } from '../http/index.js';
 import { publicBase as buyerLinkBase } from '../http/index.js';
 import { HttpError, type ProblemKind } from '../http/index.js';
 import {
@@ -23,7 +26,8 @@ import type { ServiceRequest, ServiceResponse } from '../http/index.js';
  * body size 413 (64 KiB), content coding and content type 415 (only when a body is sent), JSON 400;
  * then the query and the body's fields (admin-fields.ts) and the operation, whose `AdminError`s
  * become problems here, and only here. No User-Agent filter and no rate limit of the public
- * endpoint: the token guards it (docs/protocol.md#request). The routes: admin-route-table.ts.
+ * endpoint: the token guards it (docs/protocol.md#request). The routes: the operations' table
+ * (admin-operations.ts), matched as admin-route-table.ts lays it out.
  */
 
 /** Segments of `path` after `/admin`, raw (still percent-encoded). */
@@ -91,9 +95,9 @@ export function isAdminPath(path: string): boolean {
 }
 
 /** The route's log name for an admin path, or the bare prefix; never the path itself. */
-export function adminRouteName(request: ServiceRequest): string {
+export function adminRouteName(request: ServiceRequest, operations: AdminOperations = ADMIN_OPERATIONS): string {
   const segments = segmentsOf(request.path) ?? [];
-  const route = ADMIN_ROUTES.find(
+  const route = adminRoutes(operations).find(
     (candidate) => candidate.method === request.method && matchRoute(candidate.pattern, segments) !== null,
   );
   return route?.name ?? '/admin';
@@ -104,12 +108,13 @@ export async function handleAdmin(
   context: ServiceContext,
   failures: AdminAuthFailures,
   request: ServiceRequest,
+  operations: AdminOperations = ADMIN_OPERATIONS,
 ): Promise<ServiceResponse> {
-  const principal = await authenticateAdmin(context, failures, request, adminRouteName(request));
+  const principal = await authenticateAdmin(context, failures, request, adminRouteName(request, operations));
   const segments = segmentsOf(request.path) ?? [];
-  const matching = ADMIN_ROUTES.map((route) => ({ route, params: matchRoute(route.pattern, segments) })).filter(
-    (entry): entry is { route: AdminRoute; params: Record<string, string> } => entry.params !== null,
-  );
+  const matching = adminRoutes(operations)
+    .map((route) => ({ route, params: matchRoute(route.pattern, segments) }))
+    .filter((entry): entry is { route: AdminRoute; params: Record<string, string> } => entry.params !== null);
   if (matching.length === 0) throw new HttpError('not-found', 'no such admin route');
   const found = matching.find((entry) => entry.route.method === request.method);
   if (found === undefined) {
@@ -131,12 +136,10 @@ export async function handleAdmin(
   }
   try {
     const publicBase = () => buyerLinkBase(context.publicUrl, request, context.trust);
-    return await found.route.run(createKeyAdmin(context, principal), {
-      params,
-      body,
-      query: request.query,
-      publicBase,
-    });
+    const { operation } = found.route;
+    const args = operation.input({ params, body, query: request.query, publicBase });
+    const output = await runOperation(operation, adminContext(context, principal), args);
+    return operation.status === 204 ? emptyResponse(204) : jsonResponse(operation.status, output);
   } catch (error) {
     throw isAdminError(error) ? toHttpError(error) : error;
   }

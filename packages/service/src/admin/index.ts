@@ -9,7 +9,18 @@ export {
 export { AdminError, isAdminError } from './admin-errors.js';
 export type { AdminErrorClass, AdminErrorCode } from './admin-errors.js';
 export { optionalString, requiredString } from './admin-fields.js';
-export { ADMIN_ROUTES } from './admin-route-table.js';
+export { ADMIN_OPERATIONS } from './admin-operations.js';
+export type { AdminOutput, KeyAdmin } from './admin-operations.js';
+export type {
+  AdminCommand,
+  AdminOperation,
+  AdminOperations,
+  CommandArguments,
+  CommandMistake,
+  CommandRuntime,
+} from './admin-operation.js';
+export { isMistake } from './admin-operation.js';
+export { runOperation } from './key-admin.js';
 export { adminRouteName, handleAdmin, isAdminPath, toHttpError } from './admin-routes.js';
 export { AUTHOR_TOKEN_PREFIX, TOKEN_ID_PREFIX, hashAuthorToken, isAuthorTokenShape } from './author-token.js';
 export { DEFAULT_BUYER_LINK_TTL, MAX_BUYER_LINK_TTL, MIN_BUYER_LINK_TTL } from './key-admin-buyer-link.js';
@@ -35,7 +46,6 @@ export type {
   InstallationsView,
   IssueKeyInput,
   IssuedKey,
-  KeyAdmin,
   KeyAdminOptions,
   KeyState,
   KeyView,

@@ -7,7 +7,7 @@ import type { AuthorInput, AuthorView } from './key-admin-types.js';
 import { nowSeconds } from '../http/index.js';
 
 /**
- * `POST /admin/authors` (docs/protocol.md#authors), the operator's alone. The id follows the rule of
+ * `POST /admin/authors` (docs/protocol.md#authors), the operator's alone (its declared scope, operations-authors.ts). The id follows the rule of
  * a product's `author`, so that an author added later with the `author` of existing products owns
  * them.
  */

@@ -35,7 +35,7 @@ export async function buyerLink(
   context: AdminContext,
   cle: string,
   base: string,
-  input: BuyerLinkInput,
+  input: BuyerLinkInput = {},
 ): Promise<BuyerLinkView> {
   const ttl = buyerLinkTtl(input.ttl);
   const stored = await reachKey(context, cle);

@@ -14,7 +14,7 @@ import { nowSeconds } from '../http/index.js';
 export async function createAuthorToken(
   context: AdminContext,
   authorId: string,
-  input: TokenInput,
+  input: TokenInput = {},
 ): Promise<NewTokenView> {
   const label = rules.label(input.label);
   const author = await reachAuthor(context, authorId);

@@ -3,7 +3,7 @@ import { callOrStoreUnavailable } from './key-admin-keys.js';
 import type { AdminContext } from './key-admin-scope.js';
 import type { AuthorView } from './key-admin-types.js';
 
-/** `GET /admin/authors` (docs/protocol.md#authors): every author, by id; the operator's alone. */
+/** `GET /admin/authors` (docs/protocol.md#authors): every author, by id; the operator's alone (its declared scope). */
 export async function listAuthors(context: AdminContext): Promise<{ readonly authors: readonly AuthorView[] }> {
   const authors = await callOrStoreUnavailable(() => context.store.listAuthors());
   return { authors: authors.map(authorView) };

@@ -17,7 +17,7 @@ export const WEBHOOK_RETENTION_SECONDS = 30 * DAY_SECONDS;
  * The daily purge. docs/protocol.md#privacy: deletes the request-log entries logged more than
  * twelve months ago, and with them their client IPs; `erased` counts the entries deleted, each with
  * its IP. docs/protocol.md#webhooks: deletes the webhook events older than 30 days with their
- * deliveries (counted in the log line only). One log line says both. The operator's alone (docs/protocol.md#authors): it
+ * deliveries (counted in the log line only). One log line says both. The operator's alone (docs/protocol.md#authors; its declared scope, operations-log.ts): it
  * reaches every author's log.
  */
 export async function purge(context: AdminContext): Promise<{ readonly erased: number }> {

@@ -58,7 +58,7 @@ export async function regenerateKey(context: AdminContext, cle: string): Promise
   return { cle: fresh.cle };
 }
 
-export async function transferKey(context: AdminContext, cle: string, input: TransferInput): Promise<ReplacedKey> {
+export async function transferKey(context: AdminContext, cle: string, input: TransferInput = {}): Promise<ReplacedKey> {
   const domains = transferDomains(input);
   const stored = await reachKey(context, cle);
   return transferStored(context, stored, domains, initiatorOf(context.principal));

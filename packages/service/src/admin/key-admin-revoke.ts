@@ -10,7 +10,7 @@ import { keyRevokedEvent } from '../webhooks/index.js';
  * Revokes a live key for good (docs/protocol.md#key-lifecycle): it then answers `revocation`. The
  * `key.revoked` event (docs/protocol.md#body: with the reason, or null) is stored with the change.
  */
-export async function revokeKey(context: AdminContext, cle: string, input: RevokeInput): Promise<RevokedKey> {
+export async function revokeKey(context: AdminContext, cle: string, input: RevokeInput = {}): Promise<RevokedKey> {
   const { store, clock, logger } = context;
   const reason = input.reason === undefined ? null : rules.text('reason', input.reason, rules.MAX_REASON_LENGTH);
   const stored = await reachKey(context, cle);

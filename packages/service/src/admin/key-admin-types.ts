@@ -221,59 +221,6 @@ export interface InstallationsView {
 }
 
 /**
- * The operations. Each checks its input with the rules of key-admin-rules.ts and throws an
- * `AdminError` (admin-errors.ts) when it refuses. Keys are taken in any spelling
- * (docs/protocol.md#key-normalisation).
- */
-export interface KeyAdmin {
-  addProduct(input: ProductInput): Promise<ProductView>;
-  /** Renames a product or sets its staging patterns; another author's product is `PRODUCT_NOT_FOUND`. */
-  updateProduct(productId: string, input: ProductChangeInput): Promise<ProductView>;
-  issueKey(input: IssueKeyInput): Promise<IssuedKey>;
-  showKey(cle: string): Promise<KeyView>;
-  regenerateKey(cle: string): Promise<ReplacedKey>;
-  transferKey(cle: string, input?: TransferInput): Promise<ReplacedKey>;
-  revokeKey(cle: string, input?: RevokeInput): Promise<RevokedKey>;
-  /**
-   * A link for the key's buyer (docs/protocol.md#buyer-links): `base` (the public URL prefix the
-   * buyer reaches the service at, without a trailing `/`) + `/buyer/<token>`.
-   */
-  buyerLink(cle: string, base: string, input?: BuyerLinkInput): Promise<BuyerLinkView>;
-  installations(productId: string): Promise<InstallationsView>;
-  /** docs/protocol.md#privacy: delete the request-log entries (and their IPs) older than twelve months. */
-  purge(): Promise<{ readonly erased: number }>;
-
-  /** Who this admin acts for. */
-  me(): Promise<MeView>;
-  /** The products this principal reaches, by id, with their installation counts. */
-  listProducts(): Promise<{ readonly products: readonly ProductSummary[] }>;
-  /** docs/protocol.md#activity: `days` from 1 to 366 (default 30). */
-  activity(productId: string, days?: number): Promise<ActivityView>;
-  /** Operator only. */
-  addAuthor(input: AuthorInput): Promise<AuthorView>;
-  /** Operator only. */
-  listAuthors(): Promise<{ readonly authors: readonly AuthorView[] }>;
-  /** The operator, or that author's own token. */
-  createAuthorToken(authorId: string, input?: TokenInput): Promise<NewTokenView>;
-  listAuthorTokens(authorId: string): Promise<{ readonly tokens: readonly TokenView[] }>;
-  revokeAuthorToken(authorId: string, tokenId: string): Promise<void>;
-
-  /**
-   * docs/protocol.md#webhooks. An author token manages its own endpoints; an endpoint of every
-   * author (`author` null) is the operator's.
-   */
-  addWebhook(input: WebhookInput): Promise<NewWebhookView>;
-  listWebhooks(): Promise<{ readonly webhooks: readonly WebhookView[] }>;
-  removeWebhook(id: string): Promise<void>;
-  /** A new secret, shown once; the previous ones keep signing for 24 hours. */
-  rotateWebhookSecret(id: string): Promise<RotatedSecretView>;
-  /** The last 100 deliveries, newest first, with their attempts. */
-  webhookDeliveries(id: string): Promise<WebhookDeliveriesView>;
-  /** Due now again, whatever its status. */
-  retryWebhookDelivery(id: string, deliveryId: string): Promise<WebhookDeliveryView>;
-}
-
-/**
  * A new endpoint (docs/protocol.md#webhooks). `url`: `https`, no credentials nor fragment, at most
  * 2048 characters, not a private address (unless LICENCE_WEBHOOK_ALLOW_PRIVATE). `events`: at least
  * one of WEBHOOK_EVENT_TYPES. `author`: the operator names one, or leaves it out for every author's

@@ -1,74 +1,67 @@
-import { activity } from './key-admin-activity.js';
-import { addAuthor } from './key-admin-add-author.js';
-import { addWebhook } from './key-admin-add-webhook.js';
-import { buyerLink } from './key-admin-buyer-link.js';
-import { createAuthorToken } from './key-admin-create-token.js';
-import { issueKey } from './key-admin-issue.js';
-import { listAuthors } from './key-admin-list-authors.js';
-import { listProducts } from './key-admin-list-products.js';
-import { listAuthorTokens } from './key-admin-list-tokens.js';
-import { listWebhooks } from './key-admin-list-webhooks.js';
-import { me } from './key-admin-me.js';
-import { addProduct, installations, updateProduct } from './key-admin-products.js';
-import { purge } from './key-admin-purge.js';
-import { removeWebhook } from './key-admin-remove-webhook.js';
-import { regenerateKey, transferKey } from './key-admin-replace.js';
-import { revokeKey } from './key-admin-revoke.js';
-import { revokeAuthorToken } from './key-admin-revoke-token.js';
-import { rotateWebhookSecret } from './key-admin-rotate-webhook-secret.js';
+import { requireOperator } from './key-admin-scope.js';
+import type { AdminOperation, AdminOperations } from './admin-operation.js';
+import { ADMIN_OPERATIONS, type KeyAdmin } from './admin-operations.js';
 import type { AdminContext } from './key-admin-scope.js';
-import { showKey } from './key-admin-show.js';
-import { type KeyAdmin, type KeyAdminOptions, OPERATOR, type Principal } from './key-admin-types.js';
-import { retryWebhookDelivery, webhookDeliveries } from './key-admin-webhook-deliveries.js';
+import { type KeyAdminOptions, OPERATOR, type Principal } from './key-admin-types.js';
 import { checkedWebhooksPerAuthor } from '../webhooks/index.js';
 
 /**
  * Key administration (docs/protocol.md#key-lifecycle, #administration) as plain operations on typed
- * inputs (key-admin-types.ts), one file per operation or concern, for one principal
- * (docs/protocol.md#authors: key-admin-scope.ts decides what it reaches). The admin HTTP API makes
- * one per request, for the token's principal, reads its JSON bodies into these inputs and maps
- * their `AdminError`s to problems (admin-fields.ts, admin-routes.ts); the `licence` CLI calls them
- * as the operator on its configured store without HTTP.
+ * inputs, one method per operation of the table (admin-operations.ts), for one principal
+ * (docs/protocol.md#authors: the declared scope, then key-admin-scope.ts, decide what it reaches).
+ * The admin HTTP API makes one per request, for the token's principal (admin-routes.ts); the
+ * `licence` CLI calls them as the operator on its configured store without HTTP.
  */
-export function createKeyAdmin(options: KeyAdminOptions, principal: Principal = OPERATOR): KeyAdmin {
+export function createKeyAdmin(options: KeyAdminOptions, principal?: Principal): KeyAdmin;
+export function createKeyAdmin(
+  options: KeyAdminOptions,
+  principal: Principal,
+  operations: AdminOperations,
+): Readonly<Record<string, (...args: readonly unknown[]) => Promise<unknown>>>;
+export function createKeyAdmin(
+  options: KeyAdminOptions,
+  principal: Principal = OPERATOR,
+  operations: AdminOperations = ADMIN_OPERATIONS,
+): unknown {
+  const context = adminContext(options, principal);
+  return Object.fromEntries(
+    Object.entries(operations).map(([name, declared]) => [
+      name,
+      (...args: readonly unknown[]) => runOperation(declared, context, args),
+    ]),
+  );
+}
+
+/** What every operation is handed: the options, checked, and who asks. */
+export function adminContext(options: KeyAdminOptions, principal: Principal): AdminContext {
   const { store, clock, random, logger, signer } = options;
-  // docs/protocol.md#webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE, off unless set.
-  const webhookAllowPrivate = options.webhookAllowPrivate === true;
-  const context: AdminContext = {
+  return {
     store,
     clock,
     random,
     logger,
-    webhookAllowPrivate,
+    // docs/protocol.md#webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE, off unless set.
+    webhookAllowPrivate: options.webhookAllowPrivate === true,
     // docs/protocol.md#endpoints: LICENCE_WEBHOOKS_PER_AUTHOR, 10 unless set.
     webhooksPerAuthor: checkedWebhooksPerAuthor(options.webhooksPerAuthor),
     principal,
     ...(signer === undefined ? {} : { signer }),
   };
-  return {
-    addProduct: (input) => addProduct(context, input),
-    updateProduct: (productId, input) => updateProduct(context, productId, input),
-    issueKey: (input) => issueKey(context, input),
-    showKey: (cle) => showKey(context, cle),
-    regenerateKey: (cle) => regenerateKey(context, cle),
-    transferKey: (cle, input = {}) => transferKey(context, cle, input),
-    revokeKey: (cle, input = {}) => revokeKey(context, cle, input),
-    buyerLink: (cle, base, input = {}) => buyerLink(context, cle, base, input),
-    installations: (productId) => installations(context, productId),
-    purge: () => purge(context),
-    me: () => me(context),
-    listProducts: () => listProducts(context),
-    activity: (productId, days) => activity(context, productId, days),
-    addAuthor: (input) => addAuthor(context, input),
-    listAuthors: () => listAuthors(context),
-    createAuthorToken: (authorId, input = {}) => createAuthorToken(context, authorId, input),
-    listAuthorTokens: (authorId) => listAuthorTokens(context, authorId),
-    revokeAuthorToken: (authorId, tokenId) => revokeAuthorToken(context, authorId, tokenId),
-    addWebhook: (input) => addWebhook(context, input),
-    listWebhooks: () => listWebhooks(context),
-    removeWebhook: (id) => removeWebhook(context, id),
-    rotateWebhookSecret: (id) => rotateWebhookSecret(context, id),
-    webhookDeliveries: (id) => webhookDeliveries(context, id),
-    retryWebhookDelivery: (id, deliveryId) => retryWebhookDelivery(context, id, deliveryId),
-  };
+}
+
+/**
+ * One call: the declared scope first (docs/protocol.md#authors: what only the operator may do is a
+ * 403 OPERATOR_ONLY whatever is asked of it), then the operation, which reaches its resource.
+ */
+export function runOperation(
+  declared: AdminOperation,
+  context: AdminContext,
+  args: readonly unknown[],
+): Promise<unknown> {
+  try {
+    if (declared.scope.operator) requireOperator(context.principal, declared.scope.refused);
+    return declared.run(context, ...args);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

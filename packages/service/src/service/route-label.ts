@@ -1,5 +1,4 @@
-import { ADMIN_ROUTES as ADMIN_ROUTE_TABLE } from '../admin/index.js';
-import { isAdminPath } from '../admin/index.js';
+import { ADMIN_OPERATIONS, isAdminPath } from '../admin/index.js';
 import { buyerRouteLabel, isBuyerPath } from '../buyer/index.js';
 import { CONSOLE_PATH, isConsolePath } from '../console/index.js';
 import { HEALTH_PATH } from './create-service.js';
@@ -14,12 +13,13 @@ import { PUBLIC_PATHS } from '../verdict/index.js';
  */
 
 /**
- * The admin API's routes (docs/protocol.md#administration), from its route table, each path once;
- * `:name` stands for one non-empty segment.
+ * The admin API's routes (docs/protocol.md#administration), from its operations' table, each path
+ * once; `:name` stands for one non-empty segment.
  */
-const ADMIN_ROUTES = [...new Set(ADMIN_ROUTE_TABLE.map((route) => ['', 'admin', ...route.pattern].join('/')))].map(
-  (route) => ({ route, parts: route.split('/') }),
-);
+const ADMIN_ROUTES = [...new Set(Object.values(ADMIN_OPERATIONS).map((operation) => operation.path))].map((route) => ({
+  route,
+  parts: route.split('/'),
+}));
 
 export function routeLabel(path: string): string {
   if (PUBLIC_PATHS.includes(path) || path === HEALTH_PATH || path === CONSOLE_PATH || path === FAVICON_PATH) {

@@ -1,0 +1,57 @@
+import * as fields from './admin-fields.js';
+import { command, inputs, operation, param } from './admin-operation.js';
+import { activity } from './key-admin-activity.js';
+import { installations } from './key-admin-products.js';
+import { purge } from './key-admin-purge.js';
+
+/**
+ * What the request log says of a product, and its purge (docs/protocol.md#administration,
+ * #activity, #privacy), each operation declared once (admin-operation.ts).
+ */
+
+const installationsOperation = operation(installations, {
+  method: 'GET',
+  path: '/admin/products/:id/installations',
+  status: 200,
+  summary: "A product's installations: each key's bound domains and when each was last seen",
+  scope: { operator: false, resource: 'product' },
+  input: (parts) => inputs(param(parts, 'id')),
+  command: command({
+    name: 'installations',
+    usage: 'installations <produit> [--json]',
+    help: 'installations <produit>',
+    positionals: ['produit'],
+    read: (args) => ({ name: 'installations', produit: args.positional(0) }),
+    args: (action) => inputs(action.produit),
+  }),
+});
+
+export const LOG_OPERATIONS = {
+  installations: installationsOperation,
+  activity: operation(activity, {
+    method: 'GET',
+    path: '/admin/products/:id/activity',
+    status: 200,
+    summary: "A product's verdicts per UTC day and outcome (docs/protocol.md#activity), ?days=1..366",
+    scope: { operator: false, resource: 'product' },
+    input: (parts) => inputs(param(parts, 'id'), fields.activityDays(parts.query)),
+  }),
+  purge: operation(purge, {
+    method: 'POST',
+    path: '/admin/purge',
+    status: 200,
+    summary:
+      'Delete request-log entries (and their client IPs) older than 12 months, webhook events older than 30 days',
+    scope: { operator: true, refused: 'purge the request log' },
+    input: () => inputs(),
+    command: command({
+      name: 'purge',
+      usage: 'purge [--json]',
+      help: 'purge',
+      helpNote: 'delete request-log entries (and IPs) older than 12 months',
+      positionals: [],
+      read: () => ({ name: 'purge' }),
+      args: () => inputs(),
+    }),
+  }),
+};

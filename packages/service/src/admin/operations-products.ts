@@ -1,0 +1,98 @@
+import * as fields from './admin-fields.js';
+import {
+  type CommandArguments,
+  type CommandMistake,
+  mistake,
+  command,
+  inputs,
+  operation,
+  param,
+} from './admin-operation.js';
+import { givenOptions } from './command-values.js';
+import { listProducts } from './key-admin-list-products.js';
+import { addProduct, updateProduct } from './key-admin-products.js';
+import type { ProductChangeInput, ProductInput } from './key-admin-types.js';
+
+/**
+ * The products' operations (docs/protocol.md#administration, #staging-hosts): their
+ * routes, scopes and commands, each declared once (admin-operation.ts).
+ */
+
+interface ProductAddAction {
+  readonly name: 'product add';
+  readonly id: string;
+  readonly author: string;
+  readonly productName: string;
+  /** docs/protocol.md#staging-hosts: the patterns of `--staging`; absent when not given. */
+  readonly staging?: readonly string[];
+}
+
+/**
+ * `--staging` is a comma-separated list of host patterns (docs/protocol.md#staging-hosts), split
+ * and trimmed as LICENCE_STAGING_HOSTS is (a blank list is none); each pattern's rule, an empty
+ * entry included, is key administration's, with its messages.
+ */
+function readProductAdd(args: CommandArguments): ProductAddAction | CommandMistake {
+  const { author, name } = givenOptions(args, ['author', 'name']);
+  if (author === undefined || name === undefined) return mistake('product add: --author and --name are required', true);
+  const text = args.option('staging');
+  const staging = text === undefined ? undefined : text.trim() === '' ? [] : text.split(',').map((part) => part.trim());
+  return {
+    name: 'product add',
+    id: args.positional(0),
+    author,
+    productName: name,
+    ...(staging === undefined ? {} : { staging }),
+  };
+}
+
+const addProductOperation = operation(addProduct, {
+  method: 'POST',
+  path: '/admin/products',
+  status: 201,
+  summary: 'Add a product (its author, its name, its staging host patterns)',
+  scope: { operator: false, resource: 'product' },
+  input: ({ body }) => inputs(fields.productInput(body)),
+  command: command({
+    name: 'product add',
+    usage: 'product add <id> --author <author> --name <name> [--staging <pattern,...>] [--json]',
+    help: 'product add <id> --author <a> --name <n> [--staging <pattern,...>]',
+    positionals: ['id'],
+    options: ['author', 'name', 'staging'],
+    read: readProductAdd,
+    args: (action) =>
+      inputs({ id: action.id, author: action.author, name: action.productName, staging: action.staging }),
+  }),
+});
+
+const updateProductOperation = operation(updateProduct, {
+  method: 'PATCH',
+  path: '/admin/products/:id',
+  status: 200,
+  summary: 'Rename a product or set its staging host patterns (docs/protocol.md#staging-hosts)',
+  scope: { operator: false, resource: 'product' },
+  input: (parts) => inputs(param(parts, 'id'), fields.productChangeInput(parts.body)),
+  command: command({
+    name: 'product staging',
+    usage: 'product staging <id> [pattern ...] [--json]  (the whole list; no pattern clears it)',
+    help: 'product staging <id> [pattern ...]',
+    helpNote: "set the product's staging host patterns; none clears them",
+    positionals: ['id'],
+    rest: 'pattern',
+    read: (args) => ({ name: 'product staging', id: args.positional(0), staging: args.rest() }),
+    args: (action) => inputs(action.id, { staging: action.staging }),
+  }),
+});
+
+export const PRODUCT_OPERATIONS = {
+  addProduct: addProductOperation,
+  updateProduct: updateProductOperation,
+  listProducts: operation(listProducts, {
+    method: 'GET',
+    path: '/admin/products',
+    status: 200,
+    summary: 'The products the token reaches, with their installation counts',
+    scope: { operator: false, resource: 'principal' },
+    input: () => inputs(),
+  }),
+};
