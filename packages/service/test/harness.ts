@@ -172,13 +172,13 @@ export async function issue(
   service: Service,
   key: { produit?: string; kind?: string; sites?: number; expire?: string; author?: string },
 ): Promise<string> {
-  const produit = key.produit ?? 'mon-theme';
+  const productId = key.produit ?? 'mon-theme';
   const product = await service.handle(
-    adminRequest('POST', '/admin/products', { id: produit, author: key.author ?? 'alice', name: produit }),
+    adminRequest('POST', '/admin/products', { id: productId, author: key.author ?? 'alice', name: productId }),
   );
   if (product.status !== 201 && product.status !== 409) throw new Error(`product: ${product.status}`);
   const { produit: _produit, author: _author, ...rest } = key;
-  const issued = await admin(service, 'POST', '/admin/keys', { produit, kind: 'buyer', ...rest }, 201);
+  const issued = await admin(service, 'POST', '/admin/keys', { produit: productId, kind: 'buyer', ...rest }, 201);
   const cle = issued.cle;
   if (typeof cle !== 'string') throw new Error('no cle');
   return cle;

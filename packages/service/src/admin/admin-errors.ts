@@ -16,10 +16,10 @@ export type AdminErrorClass = 'invalid' | 'forbidden' | 'not-found' | 'conflict'
 interface AdminErrorParameters {
   /** `problem` says what is wrong with `field`, e.g. "is required". */
   readonly INVALID_FIELD: [field: string, problem: string];
-  readonly PRODUCT_NOT_FOUND: [id: string];
+  readonly PRODUCT_NOT_FOUND: [productId: string];
   readonly KEY_NOT_FOUND: [hint: string];
-  readonly PRODUCT_EXISTS: [id: string];
-  readonly DEV_KEY_EXISTS: [produit: string];
+  readonly PRODUCT_EXISTS: [productId: string];
+  readonly DEV_KEY_EXISTS: [productId: string];
   /** `state`: why it is dead (`revocation`, `expiree`...), or that it changed meanwhile. */
   readonly KEY_NOT_ALIVE: [hint: string, state: string];
   readonly DOMAIN_NOT_BOUND: [hint: string, domain: string];
@@ -52,17 +52,17 @@ const ADMIN_ERRORS: {
   };
 } = {
   INVALID_FIELD: { class: 'invalid', message: (field, problem) => `${field}: ${problem}` },
-  PRODUCT_NOT_FOUND: { class: 'not-found', message: (id) => `no product ${id}` },
+  PRODUCT_NOT_FOUND: { class: 'not-found', message: (productId) => `no product ${productId}` },
   KEY_NOT_FOUND: { class: 'not-found', message: (hint) => `no key ending in ${hint}` },
   // docs/protocol.md#authors: product ids are one namespace for every author, and not secret (they
   // ship in each product's code); the refusal says the id is taken, never whose it is.
   PRODUCT_EXISTS: {
     class: 'conflict',
-    message: (id) => `product id ${id} is taken; product ids are one namespace for the whole service`,
+    message: (productId) => `product id ${productId} is taken; product ids are one namespace for the whole service`,
   },
   DEV_KEY_EXISTS: {
     class: 'conflict',
-    message: (produit) => `product ${produit} already has a live dev key; regenerate it instead`,
+    message: (productId) => `product ${productId} already has a live dev key; regenerate it instead`,
   },
   KEY_NOT_ALIVE: { class: 'conflict', message: (hint, state) => `key ${hint} is no longer alive (${state})` },
   DOMAIN_NOT_BOUND: { class: 'conflict', message: (hint, domain) => `key ${hint} is not bound to ${domain}` },

@@ -12,14 +12,14 @@ import { nowSeconds } from '../http/index.js';
  * UTC day, from the store's per-day counts, for the `days` days that end today (by the clock),
  * oldest first; a day without verdicts is there with zeros, so a chart needs no gap filling.
  */
-export async function activity(context: AdminContext, productId: string, days?: number): Promise<ActivityView> {
-  const id = rules.slug('id', productId);
+export async function activity(context: AdminContext, rawProductId: string, days?: number): Promise<ActivityView> {
+  const productId = rules.slug('id', rawProductId);
   const span = rules.days(days);
-  await reachProduct(context, id);
+  await reachProduct(context, productId);
   const today = utcDay(nowSeconds(context.clock));
   const from = today - (span - 1);
-  const counts = await callOrStoreUnavailable(() => context.store.activity(id, from, today));
-  return { product: id, days: dayViews(from, today, counts) };
+  const counts = await callOrStoreUnavailable(() => context.store.activity(productId, from, today));
+  return { product: productId, days: dayViews(from, today, counts) };
 }
 
 /** Every day from `from` to `to`, with its counts: `ok`, `essai`, and the refusals by motif. */

@@ -16,17 +16,17 @@ import { keyIssuedEvent } from '../webhooks/index.js';
 export async function issueKey(context: AdminContext, input: IssueKeyInput): Promise<IssuedKey> {
   const { store, clock, random, logger } = context;
   const now = nowSeconds(clock);
-  const produit = rules.slug('produit', input.produit);
+  const productId = rules.slug('produit', input.produit);
   const { kind } = input;
   const sites = rules.sites(input.sites, kind);
   const expiresAt = rules.expire(input.expire, kind, now);
-  await reachProduct(context, produit);
-  const { cle, key } = newKey(random, { produit, kind, sites, expiresAt, createdAt: now });
+  await reachProduct(context, productId);
+  const { cle, key } = newKey(random, { produit: productId, kind, sites, expiresAt, createdAt: now });
   const expire = expiresAt === null ? null : formatQuand(expiresAt);
-  const event = keyIssuedEvent(random, now, { hint: key.hint, produit, kind, sites, expire });
+  const event = keyIssuedEvent(random, now, { hint: key.hint, produit: productId, kind, sites, expire });
   const result = await callOrStoreUnavailable(() => store.insertKey(key, undefined, [event]));
-  if (result.result === 'no-product') throw adminError('PRODUCT_NOT_FOUND', produit);
-  if (result.result === 'dev-exists') throw adminError('DEV_KEY_EXISTS', produit);
-  logger.info({ action: 'key.issue', hint: key.hint, produit, kind }, 'key issued');
-  return { cle, hint: key.hint, produit, kind, sites, expire };
+  if (result.result === 'no-product') throw adminError('PRODUCT_NOT_FOUND', productId);
+  if (result.result === 'dev-exists') throw adminError('DEV_KEY_EXISTS', productId);
+  logger.info({ action: 'key.issue', hint: key.hint, produit: productId, kind }, 'key issued');
+  return { cle, hint: key.hint, produit: productId, kind, sites, expire };
 }

@@ -18,16 +18,16 @@ export function productView(product: ProductRecord): ProductView {
 
 export async function addProduct(context: AdminContext, input: ProductInput): Promise<ProductView> {
   const { store, clock, logger } = context;
-  const id = rules.slug('id', input.id);
+  const productId = rules.slug('id', input.id);
   const given = input.author === undefined ? undefined : rules.text('author', input.author);
   // docs/protocol.md#authors: an author token makes products of its own author only.
   const author = productAuthor(context.principal, given);
   const name = rules.text('name', input.name);
   const staging = input.staging === undefined ? [] : rules.staging(input.staging);
-  const product: ProductRecord = { id, author, name, createdAt: nowSeconds(clock), staging };
+  const product: ProductRecord = { id: productId, author, name, createdAt: nowSeconds(clock), staging };
   const result = await callOrStoreUnavailable(() => store.addProduct(product));
-  if (result.result === 'exists') throw adminError('PRODUCT_EXISTS', id);
-  logger.info({ action: 'product.add', produit: id, staging: staging.length }, 'product added');
+  if (result.result === 'exists') throw adminError('PRODUCT_EXISTS', productId);
+  logger.info({ action: 'product.add', produit: productId, staging: staging.length }, 'product added');
   return productView(product);
 }
 
@@ -38,22 +38,22 @@ export async function addProduct(context: AdminContext, input: ProductInput): Pr
  */
 export async function updateProduct(
   context: AdminContext,
-  productId: string,
+  rawProductId: string,
   input: ProductChangeInput,
 ): Promise<ProductView> {
-  const id = rules.slug('id', productId);
+  const productId = rules.slug('id', rawProductId);
   const name = input.name === undefined ? undefined : rules.text('name', input.name);
   const staging = input.staging === undefined ? undefined : rules.staging(input.staging);
   if (name === undefined && staging === undefined) {
     throw adminError('INVALID_FIELD', 'body', 'expected at least one of name, staging');
   }
-  await reachProduct(context, id);
+  await reachProduct(context, productId);
   const change = { ...(name === undefined ? {} : { name }), ...(staging === undefined ? {} : { staging }) };
-  const updated = await callOrStoreUnavailable(() => context.store.updateProduct(id, change));
+  const updated = await callOrStoreUnavailable(() => context.store.updateProduct(productId, change));
   // Gone between the two reads: products are never deleted today, but the store may say so.
-  if (updated === null) throw adminError('PRODUCT_NOT_FOUND', id);
+  if (updated === null) throw adminError('PRODUCT_NOT_FOUND', productId);
   context.logger.info(
-    { action: 'product.update', produit: id, ...(staging === undefined ? {} : { staging: staging.length }) },
+    { action: 'product.update', produit: productId, ...(staging === undefined ? {} : { staging: staging.length }) },
     'product updated',
   );
   return productView(updated);
@@ -69,15 +69,15 @@ export function installationCount(rows: readonly Pick<Installation, 'status' | '
   return rows.filter((row) => row.status === 'active').reduce((sum, row) => sum + row.domains.length, 0);
 }
 
-export async function installations(context: AdminContext, productId: string): Promise<InstallationsView> {
-  const id = rules.slug('id', productId);
-  await reachProduct(context, id);
-  const rows = await callOrStoreUnavailable(() => context.store.installations(id));
+export async function installations(context: AdminContext, rawProductId: string): Promise<InstallationsView> {
+  const productId = rules.slug('id', rawProductId);
+  await reachProduct(context, productId);
+  const rows = await callOrStoreUnavailable(() => context.store.installations(productId));
   const keys = rows.map((row) => ({
     hint: row.hint,
     kind: row.kind,
     status: row.status,
     domains: row.domains.map(domainView),
   }));
-  return { produit: id, count: installationCount(rows), keys };
+  return { produit: productId, count: installationCount(rows), keys };
 }

@@ -38,10 +38,10 @@ export function requireOperator(principal: Principal, operation: string): void {
   if (principal.role !== 'operator') throw adminError('OPERATOR_ONLY', operation);
 }
 
-/** The product `id` (already checked), when the principal reaches it; else `PRODUCT_NOT_FOUND`. */
-export async function reachProduct(context: AdminContext, id: string): Promise<ProductRecord> {
-  const product = await callOrStoreUnavailable(() => context.store.getProduct(id));
-  if (product === null || !reaches(context.principal, product)) throw adminError('PRODUCT_NOT_FOUND', id);
+/** The product `productId` (already checked), when the principal reaches it; else `PRODUCT_NOT_FOUND`. */
+export async function reachProduct(context: AdminContext, productId: string): Promise<ProductRecord> {
+  const product = await callOrStoreUnavailable(() => context.store.getProduct(productId));
+  if (product === null || !reaches(context.principal, product)) throw adminError('PRODUCT_NOT_FOUND', productId);
   return product;
 }
 

@@ -319,9 +319,9 @@ export interface Store {
 
   /** Created with `id` = the product's id; 'exists' when the id is taken (409). */
   addProduct(product: ProductRecord): Promise<Created<'exists'>>;
-  getProduct(id: string): Promise<ProductRecord | null>;
+  getProduct(productId: string): Promise<ProductRecord | null>;
   /** Applies `change` to the product; the product as now stored, or null when there is none. */
-  updateProduct(id: string, change: ProductChange): Promise<ProductRecord | null>;
+  updateProduct(productId: string, change: ProductChange): Promise<ProductRecord | null>;
   /**
    * Stores a new key with optional initial domains. 'no-product' when the product is unknown;
    * 'dev-exists' when `kind` is dev and the product already has a live dev key

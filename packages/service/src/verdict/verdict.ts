@@ -76,11 +76,17 @@ function seenLongAgo(stored: StoredKey, domain: string, now: number): boolean {
 export function verdictActivity(
   decision: VerdictDecision,
   stored: StoredKey | null,
-  produit: Produit | undefined,
+  requestedProductId: Produit | undefined,
 ): Pick<RequestLogEntry, 'outcome' | 'produit'> {
   const outcome = outcomeOf(decision);
   if (stored === null) return { outcome, produit: null };
-  return { outcome, produit: produit !== undefined && stored.products.includes(produit) ? produit : stored.produit };
+  return {
+    outcome,
+    produit:
+      requestedProductId !== undefined && stored.products.includes(requestedProductId)
+        ? requestedProductId
+        : stored.produit,
+  };
 }
 
 function outcomeOf({ donnees }: VerdictDecision): VerdictOutcome {
