@@ -1,10 +1,12 @@
 import type { ParseArgsConfig } from 'node:util';
-import { WEBHOOK_EVENT_TYPES } from '@licence/service';
+import { ADMIN_OPERATIONS, type AdminCommand, type AdminOperations, WEBHOOK_EVENT_TYPES } from '@licence/service';
 
 /**
  * The commands of the `licence` command line (docs/protocol.md#administration): each name, its
- * usage line and its options. `CommandName` is this table's keys, so a new command is a name the
- * dispatch in cli-args.ts must handle (or fail to compile).
+ * usage line and its options. The server's own (`serve`, `keygen`, `token`) are written here; the
+ * admin commands are the `command` of each operation of the service's table (ADMIN_OPERATIONS),
+ * so an operation declared there is a command here, with its help line, without a line of this
+ * app.
  */
 
 /**
@@ -20,37 +22,16 @@ export const COMMAND = 'pnpm licence';
  */
 export const SERVE_COMMAND = 'node apps/koa-server/bin/licence.mjs serve';
 
-export const USAGE = `licence: the licence verification service and its administration
+/** The whole `--help`, the admin commands' lines from `operations`. */
+export function usageText(operations: AdminOperations = ADMIN_OPERATIONS): string {
+  return `licence: the licence verification service and its administration
 
 Usage (from the repository root; \`pnpm -s licence\` keeps pnpm's own lines out of the output):
   ${SERVE_COMMAND}           start the HTTP service (embedded SQLite default);
                                                        node itself, so that SIGTERM reaches the server
   ${COMMAND} keygen --out FILE | --print-seed        make a new Ed25519 signing key, print its public key
   ${COMMAND} token                                   print a new admin token for LICENCE_ADMIN_TOKEN
-  ${COMMAND} product add <id> --author <a> --name <n> [--staging <pattern,...>]
-  ${COMMAND} product staging <id> [pattern ...]      set the product's staging host patterns; none clears them
-  ${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]
-                                                       --product <id> is --produit (the wire field's name) in English
-  ${COMMAND} key show <cle>                          the whole key: the service finds a key by it, not by its hint
-  ${COMMAND} key regenerate <cle>
-  ${COMMAND} key transfer <cle> [--from <host>] [--to <host>]
-  ${COMMAND} key revoke <cle> [--reason <text>]
-  ${COMMAND} key buyer-link <cle> [--ttl <seconds>] [--base <url>]
-                                                       a link for the key's buyer (LICENCE_PUBLIC_URL or --base)
-  ${COMMAND} installations <produit>
-  ${COMMAND} purge                                   delete request-log entries (and IPs) older than 12 months
-  ${COMMAND} author add <id> --name <n>
-  ${COMMAND} author token <id> [--label <l>]         a new author token, printed this once
-  ${COMMAND} author tokens <id>                      the author's tokens: id, label, created, last used
-  ${COMMAND} author revoke-token <id> <tokenId>
-  ${COMMAND} webhook add <url> --events <type,...> [--author <id>]
-                                                       a shop's endpoint; its secret, printed this once
-  ${COMMAND} webhook list
-  ${COMMAND} webhook remove <id>
-  ${COMMAND} webhook rotate <id>                     a new secret, printed this once; the old one signs 24 h more
-  ${COMMAND} webhook deliveries <id>                 the last 100 deliveries and their attempts
-  ${COMMAND} webhook retry <id> <deliveryId>         send a delivery again, now
-
+${adminHelp(operations)}
 Options:
   --json        print the result as JSON (every command that prints data)
   -h, --help    this help; \`${COMMAND} <command> --help\` for one command
@@ -81,6 +62,7 @@ A staging host pattern (docs/protocol.md#staging-hosts) is a host name whose lef
 hold one *: *.flywheelstaging.com, staging-*.kinsta.cloud. Quote it in a shell.
 Exit codes: 0 done, 1 error, 2 usage (an unknown command or option, a missing or malformed one).
 `;
+}
 
 export interface CommandSpec {
   readonly usage: string;
@@ -92,7 +74,8 @@ export interface CommandSpec {
 
 const JSON_OPTION = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
-const COMMANDS = {
+/** The server's own commands; every other one is an admin operation's. */
+const OWN_COMMANDS = {
   serve: { usage: SERVE_COMMAND, positionals: [], options: { help: JSON_OPTION.help } },
   keygen: {
     usage: `${COMMAND} keygen [--out FILE] [--print-seed] [--json]  (writes FILE with mode 0600, never over an existing file)`,
@@ -104,123 +87,100 @@ const COMMANDS = {
     positionals: [],
     options: JSON_OPTION,
   },
-  'product add': {
-    usage: `${COMMAND} product add <id> --author <author> --name <name> [--staging <pattern,...>] [--json]`,
-    positionals: ['id'],
-    options: { ...JSON_OPTION, author: { type: 'string' }, name: { type: 'string' }, staging: { type: 'string' } },
-  },
-  'product staging': {
-    usage: `${COMMAND} product staging <id> [pattern ...] [--json]  (the whole list; no pattern clears it)`,
-    positionals: ['id'],
-    rest: 'pattern',
-    options: JSON_OPTION,
-  },
-  'key issue': {
-    usage: `${COMMAND} key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]  (--product <id> is the same as --produit)`,
-    positionals: [],
-    options: {
-      ...JSON_OPTION,
-      produit: { type: 'string' },
-      // docs/protocol.md#the-licence-cli: the English alias of the wire field's name.
-      product: { type: 'string' },
-      kind: { type: 'string' },
-      sites: { type: 'string' },
-      expire: { type: 'string' },
-    },
-  },
-  'key show': { usage: `${COMMAND} key show <cle> [--json]`, positionals: ['cle'], options: JSON_OPTION },
-  'key regenerate': { usage: `${COMMAND} key regenerate <cle> [--json]`, positionals: ['cle'], options: JSON_OPTION },
-  'key transfer': {
-    usage: `${COMMAND} key transfer <cle> [--from <host>] [--to <host>] [--json]`,
-    positionals: ['cle'],
-    options: { ...JSON_OPTION, from: { type: 'string' }, to: { type: 'string' } },
-  },
-  'key revoke': {
-    usage: `${COMMAND} key revoke <cle> [--reason <text>] [--json]`,
-    positionals: ['cle'],
-    options: { ...JSON_OPTION, reason: { type: 'string' } },
-  },
-  'key buyer-link': {
-    usage: `${COMMAND} key buyer-link <cle> [--ttl <seconds>] [--base <url>] [--json]  (the link opens the key's page to whoever has it)`,
-    positionals: ['cle'],
-    options: { ...JSON_OPTION, ttl: { type: 'string' }, base: { type: 'string' } },
-  },
-  installations: {
-    usage: `${COMMAND} installations <produit> [--json]`,
-    positionals: ['produit'],
-    options: JSON_OPTION,
-  },
-  purge: { usage: `${COMMAND} purge [--json]`, positionals: [], options: JSON_OPTION },
-  'author add': {
-    usage: `${COMMAND} author add <id> --name <name> [--json]`,
-    positionals: ['id'],
-    options: { ...JSON_OPTION, name: { type: 'string' } },
-  },
-  'author token': {
-    usage: `${COMMAND} author token <id> [--label <label>] [--json]  (the token is printed this once)`,
-    positionals: ['id'],
-    options: { ...JSON_OPTION, label: { type: 'string' } },
-  },
-  'author tokens': { usage: `${COMMAND} author tokens <id> [--json]`, positionals: ['id'], options: JSON_OPTION },
-  'author revoke-token': {
-    usage: `${COMMAND} author revoke-token <id> <tokenId> [--json]`,
-    positionals: ['id', 'tokenId'],
-    options: JSON_OPTION,
-  },
-  'webhook add': {
-    usage: `${COMMAND} webhook add <url> --events <type,...> [--author <id>] [--json]  (the secret is printed this once)`,
-    positionals: ['url'],
-    options: { ...JSON_OPTION, events: { type: 'string' }, author: { type: 'string' } },
-  },
-  'webhook list': { usage: `${COMMAND} webhook list [--json]`, positionals: [], options: JSON_OPTION },
-  'webhook remove': { usage: `${COMMAND} webhook remove <id> [--json]`, positionals: ['id'], options: JSON_OPTION },
-  'webhook rotate': {
-    usage: `${COMMAND} webhook rotate <id> [--json]  (the new secret is printed this once; the previous ones sign 24 h more)`,
-    positionals: ['id'],
-    options: JSON_OPTION,
-  },
-  'webhook deliveries': {
-    usage: `${COMMAND} webhook deliveries <id> [--json]`,
-    positionals: ['id'],
-    options: JSON_OPTION,
-  },
-  'webhook retry': {
-    usage: `${COMMAND} webhook retry <id> <deliveryId> [--json]`,
-    positionals: ['id', 'deliveryId'],
-    options: JSON_OPTION,
-  },
 } as const satisfies Readonly<Record<string, CommandSpec>>;
 
-export type CommandName = keyof typeof COMMANDS;
+export type OwnCommandName = keyof typeof OWN_COMMANDS;
 
-/**
- * True for a command of the table, and for nothing else: an own key only, so that `toString` or
- * `__proto__` is an unknown command, not something inherited from Object.prototype.
- */
-export function isCommandName(name: string): name is CommandName {
-  return Object.hasOwn(COMMANDS, name);
+/** An admin command and the operation it stands for. */
+export interface FoundCommand {
+  /** The operation's name in the table (`issueKey`). */
+  readonly operation: string;
+  readonly command: AdminCommand;
+  /** It signs with the service's key (docs/protocol.md#buyer-links). */
+  readonly signs: boolean;
 }
 
-export function commandSpec(name: CommandName): CommandSpec {
-  return COMMANDS[name];
+/** The admin command called `name` (`key issue`) in `operations`, or undefined. */
+export function adminCommand(name: string, operations: AdminOperations = ADMIN_OPERATIONS): FoundCommand | undefined {
+  for (const [operation, declared] of Object.entries(operations)) {
+    if (declared.command?.name === name)
+      return { operation, command: declared.command, signs: declared.signs === true };
+  }
+  return undefined;
+}
+
+/**
+ * True for a command of the server's own, and for nothing else: an own key only, so that
+ * `toString` or `__proto__` is an unknown command, not something inherited from Object.prototype.
+ */
+export function isOwnCommand(name: string): name is OwnCommandName {
+  return Object.hasOwn(OWN_COMMANDS, name);
+}
+
+export function isCommandName(name: string, operations: AdminOperations = ADMIN_OPERATIONS): boolean {
+  return isOwnCommand(name) || adminCommand(name, operations) !== undefined;
+}
+
+/** An admin command's spec: its usage after the program's name, `--json`, `--help` and its options. */
+function adminSpec(command: AdminCommand): CommandSpec {
+  const options = Object.fromEntries((command.options ?? []).map((name) => [name, { type: 'string' as const }]));
+  return {
+    usage: `${COMMAND} ${command.usage}`,
+    positionals: command.positionals,
+    ...(command.rest === undefined ? {} : { rest: command.rest }),
+    options: { ...JSON_OPTION, ...options },
+  };
+}
+
+export function commandSpec(name: string, operations: AdminOperations = ADMIN_OPERATIONS): CommandSpec {
+  if (isOwnCommand(name)) return OWN_COMMANDS[name];
+  const found = adminCommand(name, operations);
+  if (found === undefined) throw new TypeError(`no command ${name}`);
+  return adminSpec(found.command);
+}
+
+/** Every command's name: the server's own, then the admin commands in the table's order. */
+export function commandNames(operations: AdminOperations = ADMIN_OPERATIONS): readonly string[] {
+  const admin = Object.values(operations).flatMap((declared) =>
+    declared.command === undefined ? [] : [declared.command.name],
+  );
+  return [...Object.keys(OWN_COMMANDS), ...admin];
 }
 
 /** The words that take a second one (`product add`, `key show`, `author token`, `webhook add`...). */
-export const GROUPS = ['product', 'key', 'author', 'webhook'] as const;
-
-export function isGroup(word: string): boolean {
-  return (GROUPS as readonly string[]).includes(word);
+export function groups(operations: AdminOperations = ADMIN_OPERATIONS): readonly string[] {
+  const firsts = commandNames(operations).flatMap((name) => (name.includes(' ') ? [name.split(' ')[0] ?? ''] : []));
+  return [...new Set(firsts)];
 }
 
-/** Every command's name, in the table's order (`serve`, `keygen`, ..., `key show`, ...). */
-export function commandNames(): readonly CommandName[] {
-  return Object.keys(COMMANDS).filter(isCommandName);
+export function isGroup(word: string, operations: AdminOperations = ADMIN_OPERATIONS): boolean {
+  return groups(operations).includes(word);
 }
 
 /** The usage lines of a group's commands. */
-export function groupUsage(group: string): string {
-  const lines = Object.entries(COMMANDS)
-    .filter(([name]) => name.startsWith(`${group} `))
-    .map(([, spec]) => `  ${spec.usage}`);
+export function groupUsage(group: string, operations: AdminOperations = ADMIN_OPERATIONS): string {
+  const lines = commandNames(operations)
+    .filter((name) => name.startsWith(`${group} `))
+    .map((name) => `  ${commandSpec(name, operations).usage}`);
   return `Usage:\n${lines.join('\n')}\n`;
 }
+
+/** Where a help line's note starts; a longer line has its note on the next line, at that column. */
+const NOTE_COLUMN = 40;
+
+/** The `--help` lines of the admin commands, in the table's order. */
+function adminHelp(operations: AdminOperations): string {
+  return Object.values(operations)
+    .flatMap(({ command }) => (command === undefined ? [] : [helpLine(command)]))
+    .join('');
+}
+
+function helpLine({ help, helpNote }: AdminCommand): string {
+  const start = `  ${COMMAND} `;
+  if (helpNote === undefined) return `${start}${help}\n`;
+  if (help.length < NOTE_COLUMN) return `${start}${help.padEnd(NOTE_COLUMN)}${helpNote}\n`;
+  return `${start}${help}\n${' '.repeat(start.length + NOTE_COLUMN)}${helpNote}\n`;
+}
+
+/** The whole `--help` of the service's own table. */
+export const USAGE = usageText();

@@ -1,4 +1,5 @@
-import { COMMAND, type CommandSpec, commandNames, GROUPS, isCommandName, isGroup } from './cli-commands.js';
+import { ADMIN_OPERATIONS, type AdminOperations } from '@licence/service';
+import { COMMAND, type CommandSpec, commandNames, groups, isCommandName, isGroup } from './cli-commands.js';
 import { nearestWord } from './nearest-word.js';
 
 /**
@@ -12,32 +13,36 @@ import { nearestWord } from './nearest-word.js';
 const REPEATED_UP_TO = 24;
 
 /** The line for a command line whose first word (and second, after a group word) names no command. */
-export function unknownCommandMessage(first: string, second: string | undefined): string {
-  const typed = isGroup(first) && second !== undefined ? `${first} ${second}` : first;
+export function unknownCommandMessage(
+  first: string,
+  second: string | undefined,
+  operations: AdminOperations = ADMIN_OPERATIONS,
+): string {
+  const typed = isGroup(first, operations) && second !== undefined ? `${first} ${second}` : first;
   const shown =
     typed.length <= REPEATED_UP_TO
       ? `unknown command "${typed}"`
       : `unknown command (a word of ${typed.length} characters, not repeated here)`;
-  const suggestion = suggestCommand(first, second);
+  const suggestion = suggestCommand(first, second, operations);
   const help = `run \`${COMMAND} --help\``;
   return suggestion === undefined ? `${shown}; ${help}` : `${shown}; did you mean "${suggestion}"? (${help})`;
 }
 
 /** The nearest command: within the group when the first word is one, else across the first words. */
-function suggestCommand(first: string, second: string | undefined): string | undefined {
-  if (isGroup(first)) {
-    const inGroup = commandNames()
+function suggestCommand(first: string, second: string | undefined, operations: AdminOperations): string | undefined {
+  if (isGroup(first, operations)) {
+    const inGroup = commandNames(operations)
       .filter((name) => name.startsWith(`${first} `))
       .map((name) => name.slice(first.length + 1));
     const nearest = second === undefined ? undefined : nearestWord(second, inGroup);
     return nearest === undefined ? undefined : `${first} ${nearest}`;
   }
-  const firstWords = [...commandNames().filter((name) => !name.includes(' ')), ...GROUPS, 'help'];
+  const firstWords = [...commandNames(operations).filter((name) => !name.includes(' ')), ...groups(operations), 'help'];
   const nearest = nearestWord(first, firstWords);
   if (nearest === undefined) return undefined;
   // `kye show`: the group's command itself, when the second word completes it.
   const whole = `${nearest} ${second ?? ''}`;
-  return isGroup(nearest) && isCommandName(whole) ? whole : nearest;
+  return isGroup(nearest, operations) && isCommandName(whole, operations) ? whole : nearest;
 }
 
 /**

@@ -1,9 +1,9 @@
 import pino from 'pino';
 import type { DestinationStream } from 'pino';
 import cluster from 'node:cluster';
-import { isRecord } from '@licence/core';
 import { configErrorLine, isAdminError } from '@licence/service';
 import { runAdminAction } from './admin-command.js';
+import { adminCommand } from './cli-commands.js';
 import { assertNever } from './assert-never.js';
 import type { AdminAction } from './cli-args.js';
 import { parseCliArgs } from './cli-args.js';
@@ -117,7 +117,7 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
   });
   // docs/protocol.md#buyer-links: a buyer link is signed with the service's key, which only that
   // command reads.
-  const runtime = await openAdminRuntime(config, { logger, signer: action.name === 'key buyer-link' });
+  const runtime = await openAdminRuntime(config, { logger, signer: adminCommand(action.name)?.signs === true });
   let result: unknown;
   try {
     result = await runAdminAction(runtime.admin, action, config.publicUrl);
@@ -134,49 +134,25 @@ async function runAdmin(action: AdminAction, json: boolean, config: ServerConfig
   return EXIT_OK;
 }
 
-/** The admin API's answer, as JSON or as `field: value` lines, and what a human must know about it. */
+/**
+ * The admin API's answer, as JSON or as `field: value` lines, and what a human must know about it:
+ * a secret shown once alone on stdout (so `$(pnpm -s licence ...)` takes it whole), and the notice
+ * the command's declaration gives (a key or a secret shown only this once).
+ */
 function printResult(action: AdminAction, json: boolean, result: unknown, io: CliIo): void {
   if (json) {
     io.stdout(`${JSON.stringify(result)}\n`);
     return;
   }
-  if (action.name === 'author token' && isNewToken(result)) {
-    // docs/protocol.md#authors: like `licence token`, the token alone on stdout, so
-    // `$(pnpm -s licence author token ...)` takes it whole; its id (to revoke it) on stderr.
-    io.stdout(`${result.token}\n`);
-    io.stderr(
-      `licence: author token ${result.id} of ${action.id}: shown only this once; the service keeps only its SHA-256 (docs/protocol.md#authors)\n`,
-    );
-    return;
-  }
-  if (action.name === 'key buyer-link' && isBuyerLink(result)) {
-    // Alone on stdout, as a token is: `$(pnpm -s licence key buyer-link ...)` takes it whole.
-    io.stdout(`${result.url}\n`);
-    io.stderr(
-      `licence: buyer link of key ${action.cle.slice(-4)}, valid until ${result.expires}: give it to the key's buyer only, it opens the key's page (docs/protocol.md#buyer-links)\n`,
-    );
+  const command = adminCommand(action.name)?.command;
+  const alone = command?.alone?.(action, result);
+  if (alone !== undefined) {
+    io.stdout(`${alone.out}\n`);
+    io.stderr(`licence: ${alone.note}\n`);
     return;
   }
   io.stdout(formatHuman(result));
-  if (action.name === 'key issue' || action.name === 'key regenerate' || action.name === 'key transfer') {
-    io.stderr(
-      'licence: the key is shown only this once; the service keeps only its hash (docs/protocol.md#key-lifecycle)\n',
-    );
-  }
-  if (action.name === 'webhook add' || action.name === 'webhook rotate') {
-    // docs/protocol.md#webhooks: the shop verifies every delivery with it; no command shows it again.
-    io.stderr(
-      'licence: the secret is shown only this once; give it to the shop, which verifies every delivery with it (docs/protocol.md#webhooks)\n',
-    );
-  }
-}
-
-function isBuyerLink(value: unknown): value is { readonly url: string; readonly expires: string } {
-  return isRecord(value) && typeof value.url === 'string' && typeof value.expires === 'string';
-}
-
-function isNewToken(value: unknown): value is { readonly id: string; readonly token: string } {
-  return isRecord(value) && typeof value.id === 'string' && typeof value.token === 'string';
+  if (command?.notice !== undefined) io.stderr(`licence: ${command.notice}\n`);
 }
 
 /** Runs a command; a StartupError or any other failure becomes one stderr line and exit 1. */

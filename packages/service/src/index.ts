@@ -79,6 +79,19 @@ export type {
   WebhookInput,
   WebhookView,
 } from './admin/index.js';
+// The admin operations, declared once (docs/protocol.md#administration): the table the HTTP routes,
+// the CLI, the console's client and the OpenAPI document are made from or checked against
+export { ADMIN_OPERATIONS } from './admin/index.js';
+export type { AdminCommand, AdminOperation, AdminOperations, AdminOutput, CommandAction } from './admin/index.js';
+export { isMistake } from './admin/index.js';
+export { adminOpenApiPaths, openApiPath, withAdminOperations } from './admin/index.js';
+export type {
+  OpenApiMethod,
+  OpenApiOperation,
+  OpenApiPathItem,
+  OpenApiPathParameter,
+  OpenApiPaths,
+} from './admin/index.js';
 export { AdminError, isAdminError } from './admin/index.js';
 export type { AdminErrorClass, AdminErrorCode } from './admin/index.js';
 export {
@@ -132,7 +145,9 @@ export type { CompiledCidr, CompiledTrustProxy } from './http/index.js';
 export { DEFAULT_BLOCKED_USER_AGENTS, isBlockedUserAgent, LIBRARY_USER_AGENTS } from './verdict/index.js';
 export type { LibraryUserAgent } from './verdict/index.js';
 
-// Configuration (docs/protocol.md#configuration): one result shape, one reading of the shared variables
+// Configuration (docs/protocol.md#configuration): one path from the environment to the service's options
+export { delivererOptions, readServiceConfig, serviceOptions } from './config/index.js';
+export type { ServiceConfig, ServiceConfigReading, ServicePorts, ServiceSettings } from './config/index.js';
 export { combine, configErrorLine, invalid, parsed, required } from './config/index.js';
 export type { ConfigError, Parsed } from './config/index.js';
 export { absolutePath, parseSigningKey, readSharedConfig, readVariable, readWebhookConfig } from './config/index.js';

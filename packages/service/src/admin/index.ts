@@ -14,12 +14,21 @@ export type { AdminOutput, KeyAdmin } from './admin-operations.js';
 export type {
   AdminCommand,
   AdminOperation,
+  CommandAction,
   AdminOperations,
   CommandArguments,
   CommandMistake,
   CommandRuntime,
 } from './admin-operation.js';
 export { isMistake } from './admin-operation.js';
+export { adminOpenApiPaths, openApiPath, withAdminOperations } from './admin-openapi.js';
+export type {
+  OpenApiMethod,
+  OpenApiOperation,
+  OpenApiPathItem,
+  OpenApiPathParameter,
+  OpenApiPaths,
+} from './admin-openapi.js';
 export { runOperation } from './key-admin.js';
 export { adminRouteName, handleAdmin, isAdminPath, toHttpError } from './admin-routes.js';
 export { AUTHOR_TOKEN_PREFIX, TOKEN_ID_PREFIX, hashAuthorToken, isAuthorTokenShape } from './author-token.js';
