@@ -1,4 +1,4 @@
-import { ADMIN_OPERATIONS, type AdminOperations, type KeyAdmin } from '@licence/service';
+import { ADMIN_OPERATIONS, type AdminOperations } from '@licence/service';
 import type { AdminAction } from './cli-args.js';
 import { adminCommand } from './cli-commands.js';
 import { StartupError } from './startup-error.js';
@@ -13,7 +13,8 @@ import { StartupError } from './startup-error.js';
  * answer is an empty 204, such as `author revoke-token`, what was done).
  */
 export async function runAdminAction(
-  admin: KeyAdmin,
+  /** `createKeyAdmin`'s answer for `operations`: one method per operation, by its name. */
+  admin: object,
   action: AdminAction,
   publicUrl?: string,
   operations: AdminOperations = ADMIN_OPERATIONS,
@@ -28,7 +29,7 @@ export async function runAdminAction(
     );
   };
   const args = found.command.args(action, { publicBase });
-  const call = (admin as unknown as Readonly<Record<string, (...values: readonly unknown[]) => Promise<unknown>>>)[
+  const call = (admin as Readonly<Record<string, (...values: readonly unknown[]) => Promise<unknown>>>)[
     found.operation
   ];
   const result = await call?.(...args);

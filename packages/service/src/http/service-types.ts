@@ -1,4 +1,5 @@
 import type { RandomBytes, VerdictSettings } from '@licence/core';
+import type { AdminOperations } from '../admin/index.js';
 import type { Clock, Logger, RateLimiter, Signer, Store } from '../ports/index.js';
 
 /**
@@ -73,6 +74,11 @@ export interface ServiceOptions {
    * is on. Unset: `/console` is a 404 like any unknown path.
    */
   readonly console?: ConsoleAssets;
+  /**
+   * The admin operations (CONTRIBUTING.md#architecture: one declaration each); the service's own
+   * table (ADMIN_OPERATIONS) unless given. A test or an extension hands a table with more.
+   */
+  readonly adminOperations?: AdminOperations;
   /**
    * docs/protocol.md#webhooks: LICENCE_WEBHOOK_ALLOW_PRIVATE=1, webhook endpoints may be `http` and
    * reach private, loopback and link-local addresses (a receiver on the same machine or network).
