@@ -95,7 +95,7 @@ describe('the admin API client, over real HTTP on loopback', () => {
   });
 
   it('reads a 204 as null', async () => {
-    expect(await createApi({ base, token: TOKEN }).deleteToken('alice', 'tok1')).toBeNull();
+    expect(await createApi({ base, token: TOKEN }).revokeAuthorToken('alice', 'tok1')).toBeNull();
     expect(seen[0]?.method).toBe('DELETE');
     expect(seen[0]?.url).toBe('/stage/admin/authors/alice/tokens/tok1');
   });
@@ -105,7 +105,7 @@ describe('the admin API client, over real HTTP on loopback', () => {
     const calls = [
       api.listWebhooks(),
       api.addWebhook({ url: 'https://shop.example/h', events: ['key.issued'] }),
-      api.deleteWebhook('wh_a'),
+      api.removeWebhook('wh_a'),
       api.rotateWebhookSecret('wh_a'),
       api.webhookDeliveries('wh_a'),
       api.retryWebhookDelivery('wh_a', 'dlv/1'),

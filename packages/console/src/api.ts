@@ -86,7 +86,11 @@ async function read<T>(response: Response): Promise<T> {
   throw new ApiError(response.status, asProblem(body), retryAfterSeconds(response.headers.get('Retry-After')));
 }
 
-/** The admin API's calls, each one route of docs/protocol.md#administration. */
+/**
+ * The admin API's calls, each one route of docs/protocol.md#admin-http-api, named as its operation
+ * in @licence/service's table (ADMIN_OPERATIONS); api-operations.test.ts checks the names, methods
+ * and paths against the table, which the bundle does not import.
+ */
 export function createApi(options: ApiOptions) {
   const get = <T>(path: string) => call<T>(options, 'GET', path);
   const post = <T>(path: string, body: unknown = {}) => call<T>(options, 'POST', path, body);
@@ -109,13 +113,14 @@ export function createApi(options: ApiOptions) {
     buyerLink: (cle: string, input: BuyerLinkBody) => post<BuyerLinkView>(`${key(cle)}/buyer-link`, input),
     listAuthors: () => get<{ authors: AuthorView[] }>('authors'),
     addAuthor: (input: { id: string; name: string }) => post<AuthorView>('authors', input),
-    listTokens: (author: string) => get<{ tokens: TokenView[] }>(tokens(author)),
-    createToken: (author: string, label?: string) => post<NewTokenView>(tokens(author), label ? { label } : {}),
-    deleteToken: (author: string, id: string) => call<null>(options, 'DELETE', `${tokens(author)}/${segment(id)}`),
+    listAuthorTokens: (author: string) => get<{ tokens: TokenView[] }>(tokens(author)),
+    createAuthorToken: (author: string, label?: string) => post<NewTokenView>(tokens(author), label ? { label } : {}),
+    revokeAuthorToken: (author: string, id: string) =>
+      call<null>(options, 'DELETE', `${tokens(author)}/${segment(id)}`),
     purge: () => post<{ erased: number }>('purge'),
     listWebhooks: () => get<{ webhooks: WebhookView[] }>('webhooks'),
     addWebhook: (input: WebhookBody) => post<NewWebhookView>('webhooks', input),
-    deleteWebhook: (id: string) => call<null>(options, 'DELETE', webhook(id)),
+    removeWebhook: (id: string) => call<null>(options, 'DELETE', webhook(id)),
     rotateWebhookSecret: (id: string) => post<RotatedSecretView>(`${webhook(id)}/secret`),
     webhookDeliveries: (id: string) => get<WebhookDeliveriesView>(`${webhook(id)}/deliveries`),
     retryWebhookDelivery: (id: string, delivery: string) =>

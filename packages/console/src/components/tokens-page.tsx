@@ -19,7 +19,7 @@ function TokenForm(props: { readonly author: string; readonly onCreated: () => v
     event.preventDefault();
     void run(async () => {
       setToken(null);
-      const created = await api.createToken(props.author, label.trim() || undefined);
+      const created = await api.createAuthorToken(props.author, label.trim() || undefined);
       setToken(created.token);
       setLabel('');
       succeed(t('tokens.createdDone'));
@@ -53,13 +53,13 @@ function TokenForm(props: { readonly author: string; readonly onCreated: () => v
 export function TokensPage({ author }: { readonly author: string }) {
   const { t, api, me, succeed } = useApp();
   const { run } = useAction();
-  const list = useLoad(() => api.listTokens(author), [api, author]);
+  const list = useLoad(() => api.listAuthorTokens(author), [api, author]);
   const [doomed, setDoomed] = useState<TokenView | null>(null);
   const [chosen, setChosen] = useState<TokenView | null>(null);
   const remove = () =>
     run(async () => {
       if (chosen === null) return;
-      await api.deleteToken(author, chosen.id);
+      await api.revokeAuthorToken(author, chosen.id);
       succeed(t('tokens.deleted', { name: chosen.label ?? chosen.id }));
       list.reload();
     });

@@ -29,7 +29,7 @@ function useEndpointActions(reload: () => void) {
   const perform = ({ action, webhook }: Asked) =>
     run(async () => {
       if (action === 'delete') {
-        await api.deleteWebhook(webhook.id);
+        await api.removeWebhook(webhook.id);
         if (rotated?.view.id === webhook.id) setRotated(null);
         document.querySelector<HTMLElement>('main h1')?.focus();
         succeed(t('webhooks.deleted', { url: webhook.url }));
