@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { keyRecord, VALID_KEY } from '../test/key-record-support.js';
 import { expectValidationError } from '../test/validation-error-support.js';
 import {
+  checkVerdictSettings,
   decideVerdict,
   DEFAULT_VERDICT_SETTINGS,
   type VerdictRequest,
@@ -421,5 +422,62 @@ describe('decideVerdict: staging patterns', () => {
     const { donnees, bind } = decideVerdict({ key: full, host: builtin, now: 1_700_000_000 });
     expect(bind).toBeNull();
     expect(donnees).toMatchObject({ ok: true, essai: true, domaine: 'kinsta.cloud' });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Settings checked once (the service checks its own when it is created, docs/protocol.md#verdict):
+// the same rule and messages as decideVerdict's own check, which then takes them as they are.
+
+describe('checkVerdictSettings', () => {
+  it('gives the defaults when absent, else a frozen copy decideVerdict answers with alike', () => {
+    expect(checkVerdictSettings(undefined)).toBe(DEFAULT_VERDICT_SETTINGS);
+    const given = { revalidateAfter: 3600, grace: 604800 };
+    const checked = checkVerdictSettings(given);
+    expect(checked).toEqual(given);
+    expect(checked).not.toBe(given);
+    expect(Object.isFrozen(checked)).toBe(true);
+    expect(decideVerdict({ ...VALID, settings: checked })).toStrictEqual(decideVerdict({ ...VALID, settings: given }));
+    expect(decideVerdict({ ...VALID, settings: checked }).donnees).toMatchObject({
+      revalider: VALID.now + 3600,
+      sursis: 604800,
+    });
+  });
+
+  it('keeps only the two settings: a later change to what was given changes nothing', () => {
+    const given = { revalidateAfter: 3600, grace: 604800, extra: 1 };
+    const checked = checkVerdictSettings(given);
+    given.revalidateAfter = 0;
+    expect(checked).toEqual({ revalidateAfter: 3600, grace: 604800 });
+    expect(decideVerdict({ ...VALID, settings: checked }).donnees.revalider).toBe(VALID.now + 3600);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['null', null, 'settings: expected an object, got null'],
+    ['a number', 3600, 'settings: expected an object, got number'],
+    [
+      'a zero revalidateAfter',
+      { revalidateAfter: 0, grace: 1 },
+      'settings.revalidateAfter: expected an integer from 1 to 9007199254740991, got 0',
+    ],
+    ['no grace', { revalidateAfter: 3600 }, 'settings.grace: expected a number, got undefined'],
+    [
+      'a fractional grace',
+      { revalidateAfter: 3600, grace: 0.5 },
+      'settings.grace: expected an integer from 1 to 9007199254740991, got 0.5',
+    ],
+  ])('refuses %s, as decideVerdict refuses it', (_what, value, message) => {
+    expectValidationError(() => checkVerdictSettings(value), message.slice(0, message.indexOf(':')), message);
+  });
+
+  it('still checks settings that were not checked before, on every call', () => {
+    const unchecked = { revalidateAfter: 3600, grace: 604800 };
+    expect(decideVerdict({ ...VALID, settings: unchecked }).donnees.sursis).toBe(604800);
+    unchecked.grace = 0;
+    expectValidationError(
+      () => decideVerdict({ ...VALID, settings: unchecked }),
+      'settings.grace',
+      'settings.grace: expected an integer from 1 to 9007199254740991, got 0',
+    );
   });
 });

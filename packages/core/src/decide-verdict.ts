@@ -5,6 +5,7 @@ import type { KeyRecord } from './key-record.js';
 import type { HostInfo } from './parse-host.js';
 import type { Nonce, Produit } from './request-fields.js';
 import { isStagingHost } from './staging-match.js';
+import { typeName, ValidationError } from './validation-error.js';
 
 /** The configurable numbers of docs/protocol.md#verdict, in seconds. */
 export interface VerdictSettings {
@@ -19,6 +20,30 @@ export const DEFAULT_VERDICT_SETTINGS: VerdictSettings = Object.freeze({
   revalidateAfter: 86400,
   grace: 2592000,
 });
+
+/**
+ * The settings `checkVerdictSettings` has checked, by identity (the defaults among them): a caller
+ * that holds them for a service's lifetime checks them once, when it starts, and decideVerdict takes
+ * them as they are on every call. Frozen, so they cannot change after the check. A WeakSet holds no
+ * settings alive and is no I/O (CONTRIBUTING.md#architecture).
+ */
+const CHECKED_SETTINGS = new WeakSet<VerdictSettings>([DEFAULT_VERDICT_SETTINGS]);
+
+/**
+ * Verdict settings checked once (docs/protocol.md#verdict: each a whole number of seconds, at
+ * least 1): the defaults when absent, else a frozen copy that decideVerdict no longer re-checks. A
+ * bad value is a `ValidationError` naming the field (`settings.grace: ...`), the same message
+ * decideVerdict gives for unchecked settings.
+ */
+export function checkVerdictSettings(value: unknown): VerdictSettings {
+  if (value === undefined) return DEFAULT_VERDICT_SETTINGS;
+  if (typeof value !== 'object' || value === null) {
+    throw new ValidationError('settings', `settings: expected an object, got ${typeName(value)}`);
+  }
+  const settings = Object.freeze(checkSettings(value));
+  CHECKED_SETTINGS.add(settings);
+  return settings;
+}
 
 /**
  * What the verdict is decided on. Each field comes from the parser that checks it: the key from
@@ -58,12 +83,13 @@ export interface VerdictDecision {
  * for the store to carry out, never done here.
  *
  * The key, host, `produit` and `nonce` are trusted: their types say their parsers checked them.
- * Only the time and the settings, which no parser hands in, are checked here; a `ValidationError`
- * for them is a bug of the caller, an internal fault (docs/protocol.md#errors).
+ * Only the time and the settings, which no parser hands in, are checked here (settings that
+ * `checkVerdictSettings` returned were checked once already and are not again); a
+ * `ValidationError` for them is a bug of the caller, an internal fault (docs/protocol.md#errors).
  */
 export function decideVerdict(request: VerdictRequest): VerdictDecision {
   const { key, host, produit, nonce } = request;
-  const settings = checkSettings(request.settings);
+  const settings = settingsOf(request.settings);
   // `revalider` = now + revalidateAfter must itself be a safe integer (it is signed as one).
   const now = checkInteger('now', request.now, 0, Number.MAX_SAFE_INTEGER - settings.revalidateAfter);
 
@@ -137,9 +163,14 @@ export function decideVerdict(request: VerdictRequest): VerdictDecision {
   return refuse('autre_domaine', bound);
 }
 
-/** Absent settings (or an explicit undefined) take the defaults. */
-function checkSettings(value: VerdictSettings | undefined): VerdictSettings {
+/** Settings as decideVerdict uses them: checked once already (`checkVerdictSettings`), or checked now. */
+function settingsOf(value: VerdictSettings | undefined): VerdictSettings {
   if (value === undefined) return DEFAULT_VERDICT_SETTINGS;
+  return CHECKED_SETTINGS.has(value) ? value : checkSettings(value);
+}
+
+/** Each number of the settings, named in its fault. */
+function checkSettings(value: { readonly revalidateAfter?: unknown; readonly grace?: unknown }): VerdictSettings {
   const max = Number.MAX_SAFE_INTEGER;
   return {
     revalidateAfter: checkInteger('settings.revalidateAfter', value.revalidateAfter, 1, max),

@@ -169,6 +169,28 @@ describe('createService adminToken: the rule of LICENCE_ADMIN_TOKEN (docs/protoc
     expect(() => createService({ ...baseOptions(), stagingHosts: ['*.Recette.fr.'] })).not.toThrow();
   });
 
+  it('refuses verdict settings that are not whole numbers of seconds at creation, not at each verdict (docs/protocol.md#verdict)', () => {
+    const zero = () => createService({ ...baseOptions(), settings: { revalidateAfter: 0, grace: 1 } });
+    expect(zero).toThrow(ValidationError);
+    expect(zero).toThrow('settings.revalidateAfter: expected an integer from 1 to 9007199254740991, got 0');
+    expect(() => createService(Object.assign(baseOptions(), { settings: { revalidateAfter: 60 } }))).toThrow(
+      'settings.grace: expected a number, got undefined',
+    );
+    expect(() => createService(Object.assign(baseOptions(), { settings: null }))).toThrow(
+      'settings: expected an object, got null',
+    );
+  });
+
+  it('answers with the settings it was given, unchanged by a later change to the object handed in', async () => {
+    const settings = { revalidateAfter: 3600, grace: 604800 };
+    const { service, clock } = createHarness({ settings });
+    settings.revalidateAfter = 0;
+    const key = await issue(service, { sites: 1 });
+    const donnees = await verdict(service, { cle: key, url: 'exemple.fr' }, 'exemple.fr');
+    expect(donnees.revalider).toBe(Math.floor(clock.now() / 1000) + 3600);
+    expect(donnees.sursis).toBe(604800);
+  });
+
   it('refuses a token that is not a string (a JavaScript caller)', () => {
     // What a JavaScript caller can pass: the type says string, the value is a number.
     expect(() => createService(Object.assign(baseOptions(), { adminToken: 42 }))).toThrow(

@@ -1,4 +1,4 @@
-import { describeError, parseStagingPatterns, ValidationError } from '@licence/core';
+import { checkVerdictSettings, describeError, parseStagingPatterns, ValidationError } from '@licence/core';
 import { createAdminAuthFailures, hashToken } from '../admin/index.js';
 import { adminRouteName, handleAdmin, isAdminPath } from '../admin/index.js';
 import { compileTrustProxy } from '../http/index.js';
@@ -39,7 +39,9 @@ export const HEALTH_PATH = '/healthz';
  * Options are checked here, once: a bad `trustProxy` or an admin token that breaks the rule of
  * LICENCE_ADMIN_TOKEN throws a ValidationError so that a server refuses to start rather than
  * misjudge every request; so does a `console` without its page, a `webhookAllowPrivate` that is
- * not a boolean, and a `stagingHosts` entry that is no host pattern.
+ * not a boolean, a `stagingHosts` entry that is no host pattern, and verdict `settings` that are
+ * not whole numbers of seconds (core's `checkVerdictSettings`: the same rule and message
+ * decideVerdict would give on every request).
  */
 export function createService(options: ServiceOptions): Service {
   const context: ServiceContext = {
@@ -50,7 +52,9 @@ export function createService(options: ServiceOptions): Service {
     verifier: createNodeVerifier(options.signer.publicKey),
     logger: options.logger,
     random: options.random,
-    settings: options.settings,
+    // docs/protocol.md#verdict: checked here once, so that decideVerdict takes them as they are on
+    // every request (a bad value stops the start instead of answering each verdict with a 500).
+    settings: checkVerdictSettings(options.settings),
     trust: compileTrustProxy(options.trustProxy),
     blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
     adminTokenHash: checkedAdminToken(options.adminToken),
