@@ -1,30 +1,17 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import {
-  absolutePath,
-  combine,
-  invalid,
-  parsed,
-  parseBuyerTransfers,
-  parsePublicUrl,
-  parseStagingHosts,
-  readSharedConfig,
-  readVariable,
-  readWebhookConfig,
-} from '@licence/service';
-import type { ConfiguredSigningKey, Environment, LogLevel, Parsed, TrustProxy } from '@licence/service';
+import { absolutePath, invalid, parsed, readServiceConfig, readVariable } from '@licence/service';
+import type { ConfiguredSigningKey, Environment, Parsed, ServiceConfig } from '@licence/service';
 import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
 
 /**
  * The server's configuration, read from the environment names of docs/protocol.md#configuration
- * (fixed: scripts and docs rely on them). The variables every adapter shares are read by
- * @licence/service (`readSharedConfig`); this file adds the server's own (HOST, PORT,
- * LICENCE_DATA_DIR, LICENCE_MAX_CONNECTIONS, LICENCE_MAX_CONNECTIONS_PER_IP,
- * LICENCE_WEBHOOK_ALLOW_PRIVATE, LICENCE_WEBHOOKS_PER_AUTHOR, LICENCE_WEBHOOK_CONCURRENCY (these three
- * read by @licence/service's `readWebhookConfig`, as on Lambda), LICENCE_STAGING_HOSTS, LICENCE_PUBLIC_URL,
- * LICENCE_BUYER_TRANSFERS_PER_30_DAYS, LICENCE_WORKERS) and its defaults: the SQLite file and the embedded key in the data folder.
- * `loadConfig` is pure: it is handed the environment and a working directory and never touches the
- * disk, so every rule is testable without a process.
+ * (fixed: scripts and docs rely on them). The variables every app shares are read by
+ * @licence/service (`readServiceConfig`, the path the Lambda app takes too); this file adds the
+ * server's own (HOST, PORT, LICENCE_DATA_DIR, LICENCE_MAX_CONNECTIONS,
+ * LICENCE_MAX_CONNECTIONS_PER_IP, LICENCE_WORKERS) and its defaults: the SQLite file and the
+ * embedded key in the data folder. `loadConfig` is pure: it is handed the environment and a working
+ * directory and never touches the disk, so every rule is testable without a process.
  */
 
 export type { Environment } from '@licence/service';
@@ -41,19 +28,17 @@ export type DatabaseConfig =
   /** DATABASE_URL: @licence/store-postgres, see open-runtime.ts. Holds the password: never print it. */
   | { readonly kind: 'postgres'; readonly url: string };
 
-export interface ServerConfig {
+/**
+ * The shared variables as `readServiceConfig` gives them (their meaning: @licence/service's
+ * `ServiceConfig`), the database and the signing key with the server's defaults, and its own.
+ */
+export interface ServerConfig extends Omit<ServiceConfig, 'databaseUrl' | 'signingKey'> {
   readonly host: string;
   readonly port: number;
   /** Absolute. */
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   readonly signingKey: SigningKeySource;
-  /** Undefined: the admin API is off (docs/protocol.md#administration). */
-  readonly adminToken: string | undefined;
-  readonly trustProxy: TrustProxy | undefined;
-  readonly logLevel: LogLevel;
-  /** True when LOG_LEVEL was given (the CLI's admin commands default to `warn` otherwise). */
-  readonly logLevelSet: boolean;
   /**
    * LICENCE_MAX_CONNECTIONS; undefined: the default, which depends on the process's open-file limit
    * and so is settled at start (connection-limits.ts), like a value above that limit.
@@ -61,31 +46,6 @@ export interface ServerConfig {
   readonly maxConnections: number | undefined;
   /** LICENCE_MAX_CONNECTIONS_PER_IP (default 100); not applied behind a proxy (TRUST_PROXY). */
   readonly maxConnectionsPerIp: number;
-  /**
-   * LICENCE_WEBHOOK_ALLOW_PRIVATE=1 (docs/protocol.md#webhooks): webhook endpoints may be `http` and
-   * reach private, loopback and link-local addresses (a receiver on the same machine or network).
-   * Default false.
-   */
-  readonly webhookAllowPrivate: boolean;
-  /** LICENCE_WEBHOOKS_PER_AUTHOR (docs/protocol.md#endpoints): the endpoints one author may have; default 10. */
-  readonly webhooksPerAuthor: number;
-  /**
-   * LICENCE_WEBHOOK_CONCURRENCY (docs/protocol.md#delivery): the deliverer's attempts in flight at
-   * most; default 32. Each holds a descriptor, kept out of the connections (connection-limits.ts).
-   */
-  readonly webhookConcurrency: number;
-  /**
-   * LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts): the operator's staging host patterns,
-   * normalised; [] when unset.
-   */
-  readonly stagingHosts: readonly string[];
-  /**
-   * LICENCE_PUBLIC_URL (docs/protocol.md#buyer-links): where buyers reach the service, normalised
-   * (no trailing `/`); undefined: buyer links are built from each admin request's Host.
-   */
-  readonly publicUrl: string | undefined;
-  /** LICENCE_BUYER_TRANSFERS_PER_30_DAYS (docs/protocol.md#buyer-links); undefined: the default, 3. */
-  readonly buyerTransfersPer30Days: number | undefined;
   /**
    * LICENCE_WORKERS (docs/protocol.md#configuration): how many worker processes `serve` runs; 1 (the
    * default) is one process, no cluster. `auto` is already resolved to the number of cores.
@@ -116,21 +76,18 @@ const LISTEN_HOST = /^[A-Za-z0-9._:-]+$/;
  * secret (LICENCE_SIGNING_KEY, LICENCE_ADMIN_TOKEN, DATABASE_URL's password).
  */
 export function loadConfig(env: Environment, cwd: string, cores: number = availableParallelism()): ConfigResult {
-  const read = combine({
-    host: parseListenHost(readVariable(env, 'HOST')),
-    port: parsePort(readVariable(env, 'PORT')),
-    dataDir: parseDataDir(readVariable(env, 'LICENCE_DATA_DIR'), cwd),
-    ...readSharedConfig(env, cwd),
-    maxConnections: parseCount('LICENCE_MAX_CONNECTIONS', readVariable(env, 'LICENCE_MAX_CONNECTIONS')),
-    maxConnectionsPerIp: parseCount(
-      'LICENCE_MAX_CONNECTIONS_PER_IP',
-      readVariable(env, 'LICENCE_MAX_CONNECTIONS_PER_IP'),
-    ),
-    ...readWebhookConfig(env),
-    stagingHosts: parseStagingHosts(readVariable(env, 'LICENCE_STAGING_HOSTS')),
-    publicUrl: parsePublicUrl(readVariable(env, 'LICENCE_PUBLIC_URL')),
-    buyerTransfersPer30Days: parseBuyerTransfers(readVariable(env, 'LICENCE_BUYER_TRANSFERS_PER_30_DAYS')),
-    workers: parseWorkers(readVariable(env, 'LICENCE_WORKERS'), cores),
+  const read = readServiceConfig(env, cwd, {
+    own: {
+      host: parseListenHost(readVariable(env, 'HOST')),
+      port: parsePort(readVariable(env, 'PORT')),
+      dataDir: parseDataDir(readVariable(env, 'LICENCE_DATA_DIR'), cwd),
+      maxConnections: parseCount('LICENCE_MAX_CONNECTIONS', readVariable(env, 'LICENCE_MAX_CONNECTIONS')),
+      maxConnectionsPerIp: parseCount(
+        'LICENCE_MAX_CONNECTIONS_PER_IP',
+        readVariable(env, 'LICENCE_MAX_CONNECTIONS_PER_IP'),
+      ),
+      workers: parseWorkers(readVariable(env, 'LICENCE_WORKERS'), cores),
+    },
   });
   if (!read.ok) return read;
   const { databaseUrl, signingKey, maxConnectionsPerIp, ...config } = read.value;
@@ -141,7 +98,6 @@ export function loadConfig(env: Environment, cwd: string, cores: number = availa
         ? { kind: 'sqlite', file: resolve(config.dataDir, DATABASE_FILE_NAME) }
         : { kind: 'postgres', url: databaseUrl },
     signingKey: signingKey ?? { kind: 'embedded', path: resolve(config.dataDir, SIGNING_KEY_FILE_NAME) },
-    logLevelSet: readVariable(env, 'LOG_LEVEL') !== undefined,
     maxConnectionsPerIp: maxConnectionsPerIp ?? DEFAULT_MAX_CONNECTIONS_PER_IP,
   });
 }

@@ -8,6 +8,7 @@ import {
   createNodeSigner,
   createService,
   randomBytes,
+  serviceOptions,
 } from '@licence/service';
 import type { KeyAdmin, Logger, RateLimiter, Service, Store } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
@@ -156,31 +157,21 @@ function build(
 ): Runtime {
   const { logger } = options;
   const { store, rateLimiter } = backend;
-  const { adminToken } = config;
-  const now = options.now ?? Date.now;
   let service: Service;
   try {
-    service = createService({
+    // The settings as loadConfig read them (@licence/service's one mapping, as on Lambda); the
+    // console's files from @licence/console (docs/protocol.md#console).
+    const signer = createNodeSigner(seed);
+    const ports = {
       store,
       rateLimiter,
-      clock: { now },
-      signer: createNodeSigner(seed),
+      signer,
       logger,
-      random: options.random ?? randomBytes,
-      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
-      ...(adminToken === undefined ? {} : { adminToken }),
-      webhookAllowPrivate: config.webhookAllowPrivate,
-      webhooksPerAuthor: config.webhooksPerAuthor,
-      // docs/protocol.md#staging-hosts: LICENCE_STAGING_HOSTS, already checked by loadConfig.
-      stagingHosts: config.stagingHosts,
-      // docs/protocol.md#buyer-links: already checked by loadConfig.
-      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
-      ...(config.buyerTransfersPer30Days === undefined
-        ? {}
-        : { buyerTransfersPer30Days: config.buyerTransfersPer30Days }),
-      // docs/protocol.md#console: the service answers /console only when the admin API is on.
       console: consoleAssets,
-    });
+      now: options.now,
+      random: options.random,
+    };
+    service = createService(serviceOptions(config, ports));
   } catch (error) {
     // createService checks its options (a bad TRUST_PROXY entry): the start stops, the store closes.
     backend

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeError } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { configErrorLine, createWebhookDeliverer } from '@licence/service';
+import { configErrorLine, createWebhookDeliverer, delivererOptions } from '@licence/service';
 import type { Logger, RateLimiter, WebhookDeliverer } from '@licence/service';
 import { describeDatabase } from '@licence/store-postgres';
 import type { ServerConfig } from './config.js';
@@ -170,14 +170,11 @@ function startDeliverer(
   options: Pick<StartServerOptions, 'config' | 'logger' | 'now' | 'webhookIntervalMs'>,
   runtime: Runtime,
 ): WebhookDeliverer {
-  const deliverer = createWebhookDeliverer({
-    store: runtime.store,
-    clock: { now: options.now ?? Date.now },
-    logger: options.logger,
-    allowPrivate: options.config.webhookAllowPrivate,
-    // docs/protocol.md#delivery: the sockets it may hold, which checkedLimits kept out of the connections.
-    concurrency: options.config.webhookConcurrency,
-  });
+  // docs/protocol.md#delivery: its concurrency is the sockets it may hold, which checkedLimits kept
+  // out of the connections.
+  const deliverer = createWebhookDeliverer(
+    delivererOptions(options.config, { store: runtime.store, logger: options.logger, now: options.now }),
+  );
   deliverer.start(options.webhookIntervalMs);
   return deliverer;
 }

@@ -1,7 +1,7 @@
 import { consoleAssets } from '@licence/console';
 import { encodeBase64, errorMessage } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { configErrorLine, createNodeSigner, createService, loadSeedFile, randomBytes } from '@licence/service';
+import { configErrorLine, createNodeSigner, createService, loadSeedFile, serviceOptions } from '@licence/service';
 import type { ConfigError, Logger, Service } from '@licence/service';
 import { describeDatabase, openPostgres } from '@licence/store-postgres';
 import type { LambdaConfig } from './lambda-config.js';
@@ -70,29 +70,13 @@ export async function openLambdaRuntime(
   const publicKey = encodeBase64(signer.publicKey);
   let service: Service;
   try {
-    service = createService({
-      store: backend.store,
-      rateLimiter: backend.rateLimiter,
-      clock: { now: options.now ?? Date.now },
-      signer,
-      logger,
-      random: options.random ?? randomBytes,
-      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
-      ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
-      // docs/protocol.md#webhooks: which endpoint URLs POST /admin/webhooks accepts.
-      webhookAllowPrivate: config.webhookAllowPrivate,
-      webhooksPerAuthor: config.webhooksPerAuthor,
-      // docs/protocol.md#staging-hosts: LICENCE_STAGING_HOSTS, already checked by the config loader.
-      stagingHosts: config.stagingHosts,
-      // docs/protocol.md#buyer-links: already checked by the config loader.
-      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
-      ...(config.buyerTransfersPer30Days === undefined
-        ? {}
-        : { buyerTransfersPer30Days: config.buyerTransfersPer30Days }),
-      // docs/protocol.md#console: in the bundle (scripts/bundle.mjs), answered only when the admin
-      // API is on.
-      console: consoleAssets,
-    });
+    // The settings as the config loader read them (@licence/service's one mapping, as on the Koa
+    // server); the console's files are in the bundle (scripts/bundle.mjs, docs/protocol.md#console).
+    const { store, rateLimiter } = backend;
+    const { now, random } = options;
+    service = createService(
+      serviceOptions(config, { store, rateLimiter, signer, logger, console: consoleAssets, now, random }),
+    );
   } catch (error) {
     // createService checks its options once; the config loader already did, so this is a bug, not
     // a configuration to fix: the invocation answers a 500 and logs it as the fault it is.

@@ -1,5 +1,5 @@
 import { errorMessage } from '@licence/core';
-import { createWebhookDeliverer } from '@licence/service';
+import { createWebhookDeliverer, delivererOptions } from '@licence/service';
 import type { Logger, WebhookDeliverer } from '@licence/service';
 import { describeDatabase, openPostgresStore } from '@licence/store-postgres';
 import type { WebhooksConfig } from './lambda-config.js';
@@ -37,14 +37,8 @@ export async function openWebhooksRuntime(
     // The store's messages name the database as postgres://host:port/db, never its password.
     throw new RuntimeOpenError(503, [{ variable: 'DATABASE_URL', message: errorMessage(error) }], { cause: error });
   }
-  const deliverer = createWebhookDeliverer({
-    store,
-    clock: { now: options.now ?? Date.now },
-    logger,
-    allowPrivate: config.webhookAllowPrivate,
-    // docs/protocol.md#delivery-on-aws-lambda: each round claims at most the free slots, as on Koa.
-    concurrency: config.webhookConcurrency,
-  });
+  // docs/protocol.md#delivery-on-aws-lambda: each round claims at most the free slots, as on Koa.
+  const deliverer = createWebhookDeliverer(delivererOptions(config, { store, logger, now: options.now }));
   logger.info(
     { database, allowPrivate: config.webhookAllowPrivate, concurrency: config.webhookConcurrency },
     'webhook deliverer ready',

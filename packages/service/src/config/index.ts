@@ -30,12 +30,23 @@ export { parseTrustProxy } from './parse-trust-proxy.js';
 export { combine, configErrorLine, invalid, parsed, required } from './parsed.js';
 export type { ConfigError, Parsed } from './parsed.js';
 export { loadSeedFile } from './seed-file.js';
-export { absolutePath, parseSigningKey, readSharedConfig, readVariable, readWebhookConfig } from './shared-config.js';
+export {
+  absolutePath,
+  parseSigningKey,
+  readSharedConfig,
+  readVariable,
+  readWebhookConfig,
+} from './shared-config.js';
 export type {
   ConfiguredSigningKey,
   Environment,
+  ServiceConfig,
   SharedConfig,
   SharedReadings,
   WebhookConfig,
 } from './shared-config.js';
 export { checkedWholeNumber } from './whole-number-option.js';
+export { readServiceConfig } from './service-config.js';
+export type { Readings, ReadServiceConfig, RequirableVariable, ServiceConfigReading } from './service-config.js';
+export { delivererOptions, serviceOptions } from './service-options.js';
+export type { ServicePorts, ServiceSettings } from './service-options.js';

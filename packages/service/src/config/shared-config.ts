@@ -1,10 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
+import { parseBuyerTransfers, parsePublicUrl } from './buyer-config.js';
 import {
   decodeSeed,
   type LogLevel,
   parseAdminToken,
   parseDatabaseUrl,
   parseLogLevel,
+  parseStagingHosts,
   parseWebhookAllowPrivate,
   parseWebhookConcurrency,
   parseWebhooksPerAuthor,
@@ -15,10 +17,12 @@ import type { TrustProxy } from '../http/index.js';
 
 /**
  * The one reading of the variables every adapter shares (docs/protocol.md#configuration):
- * DATABASE_URL, LICENCE_SIGNING_KEY or LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY
- * and LOG_LEVEL. Each is read on its own, so an adapter can require one (`required`: the Lambda
- * handler needs a database and a key) or give it a default (the Koa server's SQLite file and
- * embedded key), then `combine` them with its own variables (HOST, PORT...) in the table's order.
+ * DATABASE_URL, LICENCE_SIGNING_KEY or LICENCE_SIGNING_KEY_FILE, LICENCE_ADMIN_TOKEN, TRUST_PROXY,
+ * LOG_LEVEL, the webhook variables, LICENCE_STAGING_HOSTS and the buyer links' two. Each is read
+ * here and nowhere else (`variableReaders`), on its own, so that an app reads only those it uses
+ * and can require one (the Lambda handler needs a database and a key) or give it a default (the
+ * Koa server's SQLite file and embedded key): `readServiceConfig` (service-config.ts) is the path
+ * every app takes.
  *
  * Pure: handed the environment and a working directory, never touching the disk.
  */
@@ -53,12 +57,13 @@ export interface SharedConfig {
 export type SharedReadings = { readonly [K in keyof SharedConfig]: Parsed<SharedConfig[K]> };
 
 export function readSharedConfig(env: Environment, cwd: string): SharedReadings {
+  const read = variableReaders(env, cwd);
   return {
-    databaseUrl: parseDatabaseUrl(readVariable(env, 'DATABASE_URL')),
-    signingKey: parseSigningKey(env, cwd),
-    adminToken: parseAdminToken(readVariable(env, 'LICENCE_ADMIN_TOKEN')),
-    trustProxy: parseTrustProxy(readVariable(env, 'TRUST_PROXY')),
-    logLevel: parseLogLevel(readVariable(env, 'LOG_LEVEL')),
+    databaseUrl: read.databaseUrl(),
+    signingKey: read.signingKey(),
+    adminToken: read.adminToken(),
+    trustProxy: read.trustProxy(),
+    logLevel: read.logLevel(),
   };
 }
 
@@ -77,10 +82,59 @@ export interface WebhookConfig {
  * the one reading every adapter spreads (or picks from: Lambda's API function delivers nothing).
  */
 export function readWebhookConfig(env: Environment): { readonly [K in keyof WebhookConfig]: Parsed<WebhookConfig[K]> } {
+  const read = plainReaders(env);
   return {
-    webhookAllowPrivate: parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
-    webhooksPerAuthor: parseWebhooksPerAuthor(readVariable(env, 'LICENCE_WEBHOOKS_PER_AUTHOR')),
-    webhookConcurrency: parseWebhookConcurrency(readVariable(env, 'LICENCE_WEBHOOK_CONCURRENCY')),
+    webhookAllowPrivate: read.webhookAllowPrivate(),
+    webhooksPerAuthor: read.webhooksPerAuthor(),
+    webhookConcurrency: read.webhookConcurrency(),
+  };
+}
+
+/** Every variable the apps share, parsed (docs/protocol.md#configuration); undefined where unset and optional. */
+export interface ServiceConfig extends SharedConfig, WebhookConfig {
+  /** True when LOG_LEVEL was given (the Koa CLI's admin commands log at `warn` otherwise). */
+  readonly logLevelSet: boolean;
+  /**
+   * LICENCE_STAGING_HOSTS (docs/protocol.md#staging-hosts): the operator's staging host patterns,
+   * normalised; [] when unset.
+   */
+  readonly stagingHosts: readonly string[];
+  /**
+   * LICENCE_PUBLIC_URL (docs/protocol.md#buyer-links): where buyers reach the service, normalised
+   * (no trailing `/`); undefined: buyer links are built from each admin request's Host.
+   */
+  readonly publicUrl: string | undefined;
+  /** LICENCE_BUYER_TRANSFERS_PER_30_DAYS (docs/protocol.md#buyer-links); undefined: the default, 3. */
+  readonly buyerTransfersPer30Days: number | undefined;
+}
+
+/** How each shared variable is read, not yet read: an app reads only those it names. */
+export type VariableReaders = { readonly [K in keyof ServiceConfig]: () => Parsed<ServiceConfig[K]> };
+
+/**
+ * The one place each shared variable is read (docs/protocol.md#configuration: its default, what
+ * it accepts and the fault that names it all come from its parser).
+ */
+export function variableReaders(env: Environment, cwd: string): VariableReaders {
+  return { ...plainReaders(env), signingKey: () => parseSigningKey(env, cwd) };
+}
+
+/** The readers that need no working directory: all but the signing key's. */
+function plainReaders(env: Environment): Omit<VariableReaders, 'signingKey'> {
+  // Read once: its value and whether it was given at all.
+  const logLevel = readVariable(env, 'LOG_LEVEL');
+  return {
+    databaseUrl: () => parseDatabaseUrl(readVariable(env, 'DATABASE_URL')),
+    adminToken: () => parseAdminToken(readVariable(env, 'LICENCE_ADMIN_TOKEN')),
+    trustProxy: () => parseTrustProxy(readVariable(env, 'TRUST_PROXY')),
+    logLevel: () => parseLogLevel(logLevel),
+    logLevelSet: () => parsed(logLevel !== undefined),
+    webhookAllowPrivate: () => parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),
+    webhooksPerAuthor: () => parseWebhooksPerAuthor(readVariable(env, 'LICENCE_WEBHOOKS_PER_AUTHOR')),
+    webhookConcurrency: () => parseWebhookConcurrency(readVariable(env, 'LICENCE_WEBHOOK_CONCURRENCY')),
+    stagingHosts: () => parseStagingHosts(readVariable(env, 'LICENCE_STAGING_HOSTS')),
+    publicUrl: () => parsePublicUrl(readVariable(env, 'LICENCE_PUBLIC_URL')),
+    buyerTransfersPer30Days: () => parseBuyerTransfers(readVariable(env, 'LICENCE_BUYER_TRANSFERS_PER_30_DAYS')),
   };
 }
 
