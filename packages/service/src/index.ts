@@ -30,14 +30,6 @@ export {
 export { BUYER_PAGE_HEADERS } from './buyer/index.js';
 export { BUYER_TOKEN_CONTEXT, checkBuyerToken, makeBuyerToken } from './buyer/index.js';
 export type { BuyerTokenCheck, BuyerTokenKey } from './buyer/index.js';
-export {
-  DEFAULT_BUYER_TRANSFERS_PER_30_DAYS,
-  MAX_BUYER_TRANSFERS_PER_30_DAYS,
-  normalisePublicUrl,
-  parseBuyerTransfers,
-  parsePublicUrl,
-  publicUrlFault,
-} from './config/index.js';
 export { DEFAULT_BUYER_LINK_TTL, MAX_BUYER_LINK_TTL, MIN_BUYER_LINK_TTL } from './admin/index.js';
 
 // Key administration without HTTP (the CLI's operations, docs/protocol.md#administration)
@@ -127,18 +119,13 @@ export { isTrustedPeer } from './http/index.js';
 export {
   adminTokenFault,
   decodeSeed,
-  isPostgresUrl,
   LOG_LEVELS,
   logLevelOrInfo,
-  MIN_ADMIN_TOKEN_DISTINCT,
   MIN_ADMIN_TOKEN_LENGTH,
   parseAdminToken,
-  parseDatabaseUrl,
   parseLogLevel,
   parseStagingHosts,
   parseWebhookAllowPrivate,
-  parseWebhookConcurrency,
-  parseWebhooksPerAuthor,
 } from './config/index.js';
 export type { LogLevel } from './config/index.js';
 export type { CompiledCidr, CompiledTrustProxy } from './http/index.js';
@@ -147,17 +134,11 @@ export type { LibraryUserAgent } from './verdict/index.js';
 
 // Configuration (docs/protocol.md#configuration): one path from the environment to the service's options
 export { delivererOptions, readServiceConfig, serviceOptions } from './config/index.js';
-export type { ServiceConfig, ServiceConfigReading, ServicePorts, ServiceSettings } from './config/index.js';
-export { combine, configErrorLine, invalid, parsed, required } from './config/index.js';
+export type { ServiceConfig } from './config/index.js';
+export { configErrorLine, invalid, parsed } from './config/index.js';
 export type { ConfigError, Parsed } from './config/index.js';
-export { absolutePath, parseSigningKey, readSharedConfig, readVariable, readWebhookConfig } from './config/index.js';
-export type {
-  ConfiguredSigningKey,
-  Environment,
-  SharedConfig,
-  SharedReadings,
-  WebhookConfig,
-} from './config/index.js';
+export { absolutePath, readVariable, readWebhookConfig } from './config/index.js';
+export type { ConfiguredSigningKey, Environment } from './config/index.js';
 export { loadSeedFile } from './config/index.js';
 
 // What every adapter logs and reads alike (docs/protocol.md#privacy, #limits)
