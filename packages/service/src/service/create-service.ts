@@ -1,6 +1,6 @@
 import { checkVerdictSettings, describeError, parseStagingPatterns, ValidationError } from '@licence/core';
 import { createAdminAuthFailures, hashToken } from '../admin/index.js';
-import { adminRouteName, handleAdmin, isAdminPath } from '../admin/index.js';
+import { ADMIN_OPERATIONS, adminRouteName, handleAdmin, isAdminPath } from '../admin/index.js';
 import { compileTrustProxy } from '../http/index.js';
 import { checkedBuyerTransfers, checkedPublicUrl } from '../config/index.js';
 import { BUYER_PAGE_HEADERS } from '../buyer/index.js';
@@ -44,27 +44,10 @@ export const HEALTH_PATH = '/healthz';
  * decideVerdict would give on every request).
  */
 export function createService(options: ServiceOptions): Service {
-  const context: ServiceContext = {
-    store: options.store,
-    rateLimiter: options.rateLimiter,
-    clock: options.clock,
-    signer: options.signer,
-    verifier: createNodeVerifier(options.signer.publicKey),
-    logger: options.logger,
-    random: options.random,
-    // docs/protocol.md#verdict: checked here once, so that decideVerdict takes them as they are on
-    // every request (a bad value stops the start instead of answering each verdict with a 500).
-    settings: checkVerdictSettings(options.settings),
-    trust: compileTrustProxy(options.trustProxy),
-    blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
-    adminTokenHash: checkedAdminToken(options.adminToken),
-    webhookAllowPrivate: checkedAllowPrivate(options.webhookAllowPrivate),
-    webhooksPerAuthor: checkedWebhooksPerAuthor(options.webhooksPerAuthor),
-    stagingHosts: checkedStagingHosts(options.stagingHosts),
-    publicUrl: checkedPublicUrl(options.publicUrl),
-    buyerTransfersPer30Days: checkedBuyerTransfers(options.buyerTransfersPer30Days),
-  };
+  const context = serviceContext(options);
   const consoleAssets = checkedConsoleAssets(options.console);
+  // docs/protocol.md#administration: the operations' table (CONTRIBUTING.md#architecture).
+  const adminOperations = options.adminOperations ?? ADMIN_OPERATIONS;
   // The operator's: the daily purge. Every KeyAdmin made from `context` (this one, and one per admin
   // request in admin-routes.ts) takes its `webhookAllowPrivate`.
   const admin = createKeyAdmin(context);
@@ -102,7 +85,11 @@ export function createService(options: ServiceOptions): Service {
       }
       if (path === HEALTH_PATH) return guarded(() => handleHealth(context, request), 'GET /healthz', {});
       if (context.adminTokenHash !== null && isAdminPath(path)) {
-        return guarded(() => handleAdmin(context, authFailures, request), adminRouteName(request), {});
+        return guarded(
+          () => handleAdmin(context, authFailures, request, adminOperations),
+          adminRouteName(request, adminOperations),
+          {},
+        );
       }
       // docs/protocol.md#console: with the admin API only, which is all the page talks to.
       if (context.adminTokenHash !== null && consoleAssets !== null && isConsolePath(path)) {
@@ -120,6 +107,30 @@ export function createService(options: ServiceOptions): Service {
     async purge() {
       return (await admin.purge()).erased;
     },
+  };
+}
+
+/** The options, each checked once here at the door, as what every wing is handed. */
+function serviceContext(options: ServiceOptions): ServiceContext {
+  return {
+    store: options.store,
+    rateLimiter: options.rateLimiter,
+    clock: options.clock,
+    signer: options.signer,
+    verifier: createNodeVerifier(options.signer.publicKey),
+    logger: options.logger,
+    random: options.random,
+    // docs/protocol.md#verdict: checked here once, so that decideVerdict takes them as they are on
+    // every request (a bad value stops the start instead of answering each verdict with a 500).
+    settings: checkVerdictSettings(options.settings),
+    trust: compileTrustProxy(options.trustProxy),
+    blockedUserAgents: options.blockedUserAgents ?? DEFAULT_BLOCKED_USER_AGENTS,
+    adminTokenHash: checkedAdminToken(options.adminToken),
+    webhookAllowPrivate: checkedAllowPrivate(options.webhookAllowPrivate),
+    webhooksPerAuthor: checkedWebhooksPerAuthor(options.webhooksPerAuthor),
+    stagingHosts: checkedStagingHosts(options.stagingHosts),
+    publicUrl: checkedPublicUrl(options.publicUrl),
+    buyerTransfersPer30Days: checkedBuyerTransfers(options.buyerTransfersPer30Days),
   };
 }
 
