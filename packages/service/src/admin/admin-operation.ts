@@ -137,9 +137,14 @@ export type AdminOperations = Readonly<Record<string, AnyAdminOperation>>;
  */
 export function operation<Args extends readonly unknown[], Output>(
   run: (context: AdminContext, ...args: Args) => Promise<Output>,
-  declaration: Omit<AdminOperation<NoInfer<Args>, NoInfer<Output>>, 'run'>,
+  declaration: Omit<AdminOperation<NoInfer<Args>, NoInfer<Output>>, 'run' | 'method' | 'path'> & {
+    /** The method and the path, as a router writes them: `POST /admin/keys/:cle/revoke`. */
+    readonly route: `${AdminMethod} /admin${string}`;
+  },
 ): AdminOperation<Args, Output> {
-  return { ...declaration, run };
+  const { route, ...rest } = declaration;
+  const [method, path] = route.split(' ') as [AdminMethod, string];
+  return { ...rest, method, path, run };
 }
 
 /** A command, its typed values (`Action`) read from what `read` returns. */

@@ -15,8 +15,7 @@ import type { AuthorInput, TokenInput } from './key-admin-types.js';
  */
 
 const addAuthorOperation = operation(addAuthor, {
-  method: 'POST',
-  path: '/admin/authors',
+  route: 'POST /admin/authors',
   status: 201,
   summary: 'Add an author, who owns the products whose `author` is its id',
   scope: { operator: true, refused: 'add authors' },
@@ -37,8 +36,7 @@ const addAuthorOperation = operation(addAuthor, {
 });
 
 const createTokenOperation = operation(createAuthorToken, {
-  method: 'POST',
-  path: '/admin/authors/:id/tokens',
+  route: 'POST /admin/authors/:id/tokens',
   status: 201,
   summary: 'A new author token, shown this once',
   scope: { operator: false, resource: 'author' },
@@ -66,8 +64,7 @@ const createTokenOperation = operation(createAuthorToken, {
 });
 
 const listTokensOperation = operation(listAuthorTokens, {
-  method: 'GET',
-  path: '/admin/authors/:id/tokens',
+  route: 'GET /admin/authors/:id/tokens',
   status: 200,
   summary: "An author's tokens: id, label, created, last used (never the token)",
   scope: { operator: false, resource: 'author' },
@@ -84,8 +81,7 @@ const listTokensOperation = operation(listAuthorTokens, {
 });
 
 const revokeTokenOperation = operation(revokeAuthorToken, {
-  method: 'DELETE',
-  path: '/admin/authors/:id/tokens/:tokenId',
+  route: 'DELETE /admin/authors/:id/tokens/:tokenId',
   status: 204,
   summary: 'Revoke an author token',
   scope: { operator: false, resource: 'author' },
@@ -104,16 +100,14 @@ const revokeTokenOperation = operation(revokeAuthorToken, {
 
 export const AUTHOR_OPERATIONS = {
   me: operation(me, {
-    method: 'GET',
-    path: '/admin/me',
+    route: 'GET /admin/me',
     status: 200,
     summary: 'Who the token acts for: the operator, or an author',
     scope: { operator: false, resource: 'principal' },
     input: () => inputs(),
   }),
   listAuthors: operation(listAuthors, {
-    method: 'GET',
-    path: '/admin/authors',
+    route: 'GET /admin/authors',
     status: 200,
     summary: 'Every author, by id',
     scope: { operator: true, refused: 'list authors' },

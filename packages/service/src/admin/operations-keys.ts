@@ -142,8 +142,7 @@ function keyCommand(name: string, extra: { readonly helpNote?: string; readonly 
 }
 
 const issueKeyOperation = operation(issueKey, {
-  method: 'POST',
-  path: '/admin/keys',
+  route: 'POST /admin/keys',
   status: 201,
   summary: 'Issue a key for a product: buyer, trial or dev (the key is shown this once)',
   scope: { operator: false, resource: 'product' },
@@ -164,8 +163,7 @@ const issueKeyOperation = operation(issueKey, {
 });
 
 const showKeyOperation = operation(showKey, {
-  method: 'GET',
-  path: '/admin/keys/:cle',
+  route: 'GET /admin/keys/:cle',
   status: 200,
   summary: 'A key by the whole key: its product, kind, status, sites and bound domains',
   scope: { operator: false, resource: 'key' },
@@ -174,8 +172,7 @@ const showKeyOperation = operation(showKey, {
 });
 
 const regenerateKeyOperation = operation(regenerateKey, {
-  method: 'POST',
-  path: '/admin/keys/:cle/regenerate',
+  route: 'POST /admin/keys/:cle/regenerate',
   status: 201,
   summary: 'A new key in place of this one, with its domains; the old one answers `regeneration`',
   scope: { operator: false, resource: 'key' },
@@ -184,8 +181,7 @@ const regenerateKeyOperation = operation(regenerateKey, {
 });
 
 const transferKeyOperation = operation(transferKey, {
-  method: 'POST',
-  path: '/admin/keys/:cle/transfer',
+  route: 'POST /admin/keys/:cle/transfer',
   status: 201,
   summary: 'A new key with a domain moved or freed; the old one answers `transfert`',
   scope: { operator: false, resource: 'key' },
@@ -204,8 +200,7 @@ const transferKeyOperation = operation(transferKey, {
 });
 
 const revokeKeyOperation = operation(revokeKey, {
-  method: 'POST',
-  path: '/admin/keys/:cle/revoke',
+  route: 'POST /admin/keys/:cle/revoke',
   status: 200,
   summary: 'Revoke a key for good, with a reason',
   scope: { operator: false, resource: 'key' },
@@ -223,8 +218,7 @@ const revokeKeyOperation = operation(revokeKey, {
 });
 
 const buyerLinkOperation = operation(buyerLink, {
-  method: 'POST',
-  path: '/admin/keys/:cle/buyer-link',
+  route: 'POST /admin/keys/:cle/buyer-link',
   status: 201,
   summary: "A link for the key's buyer to their own page (docs/protocol.md#buyer-links)",
   scope: { operator: false, resource: 'key' },

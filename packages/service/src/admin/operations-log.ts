@@ -10,8 +10,7 @@ import { purge } from './key-admin-purge.js';
  */
 
 const installationsOperation = operation(installations, {
-  method: 'GET',
-  path: '/admin/products/:id/installations',
+  route: 'GET /admin/products/:id/installations',
   status: 200,
   summary: "A product's installations: each key's bound domains and when each was last seen",
   scope: { operator: false, resource: 'product' },
@@ -29,16 +28,14 @@ const installationsOperation = operation(installations, {
 export const LOG_OPERATIONS = {
   installations: installationsOperation,
   activity: operation(activity, {
-    method: 'GET',
-    path: '/admin/products/:id/activity',
+    route: 'GET /admin/products/:id/activity',
     status: 200,
     summary: "A product's verdicts per UTC day and outcome (docs/protocol.md#activity), ?days=1..366",
     scope: { operator: false, resource: 'product' },
     input: (parts) => inputs(param(parts, 'id'), fields.activityDays(parts.query)),
   }),
   purge: operation(purge, {
-    method: 'POST',
-    path: '/admin/purge',
+    route: 'POST /admin/purge',
     status: 200,
     summary:
       'Delete request-log entries (and their client IPs) older than 12 months, webhook events older than 30 days',

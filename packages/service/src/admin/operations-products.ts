@@ -47,8 +47,7 @@ function readProductAdd(args: CommandArguments): ProductAddAction | CommandMista
 }
 
 const addProductOperation = operation(addProduct, {
-  method: 'POST',
-  path: '/admin/products',
+  route: 'POST /admin/products',
   status: 201,
   summary: 'Add a product (its author, its name, its staging host patterns)',
   scope: { operator: false, resource: 'product' },
@@ -66,8 +65,7 @@ const addProductOperation = operation(addProduct, {
 });
 
 const updateProductOperation = operation(updateProduct, {
-  method: 'PATCH',
-  path: '/admin/products/:id',
+  route: 'PATCH /admin/products/:id',
   status: 200,
   summary: 'Rename a product or set its staging host patterns (docs/protocol.md#staging-hosts)',
   scope: { operator: false, resource: 'product' },
@@ -88,8 +86,7 @@ export const PRODUCT_OPERATIONS = {
   addProduct: addProductOperation,
   updateProduct: updateProductOperation,
   listProducts: operation(listProducts, {
-    method: 'GET',
-    path: '/admin/products',
+    route: 'GET /admin/products',
     status: 200,
     summary: 'The products the token reaches, with their installation counts',
     scope: { operator: false, resource: 'principal' },

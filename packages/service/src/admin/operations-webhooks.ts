@@ -72,8 +72,7 @@ function endpointCommand(
 }
 
 const addWebhookOperation = operation(addWebhook, {
-  method: 'POST',
-  path: '/admin/webhooks',
+  route: 'POST /admin/webhooks',
   status: 201,
   summary: "A shop's endpoint and the events it receives; its secret, shown this once",
   scope: { operator: false, resource: 'webhook' },
@@ -92,8 +91,7 @@ const addWebhookOperation = operation(addWebhook, {
 });
 
 const listWebhooksOperation = operation(listWebhooks, {
-  method: 'GET',
-  path: '/admin/webhooks',
+  route: 'GET /admin/webhooks',
   status: 200,
   summary: 'The endpoints the token reaches',
   scope: { operator: false, resource: 'principal' },
@@ -109,8 +107,7 @@ const listWebhooksOperation = operation(listWebhooks, {
 });
 
 const removeWebhookOperation = operation(removeWebhook, {
-  method: 'DELETE',
-  path: '/admin/webhooks/:id',
+  route: 'DELETE /admin/webhooks/:id',
   status: 204,
   summary: 'Remove an endpoint; its pending deliveries are dropped',
   scope: { operator: false, resource: 'webhook' },
@@ -128,8 +125,7 @@ const removeWebhookOperation = operation(removeWebhook, {
 });
 
 const rotateSecretOperation = operation(rotateWebhookSecret, {
-  method: 'POST',
-  path: '/admin/webhooks/:id/secret',
+  route: 'POST /admin/webhooks/:id/secret',
   status: 200,
   summary: 'A new secret, shown this once; the previous ones sign 24 hours more',
   scope: { operator: false, resource: 'webhook' },
@@ -142,8 +138,7 @@ const rotateSecretOperation = operation(rotateWebhookSecret, {
 });
 
 const deliveriesOperation = operation(webhookDeliveries, {
-  method: 'GET',
-  path: '/admin/webhooks/:id/deliveries',
+  route: 'GET /admin/webhooks/:id/deliveries',
   status: 200,
   summary: "An endpoint's last 100 deliveries, newest first, with their attempts",
   scope: { operator: false, resource: 'webhook' },
@@ -153,8 +148,7 @@ const deliveriesOperation = operation(webhookDeliveries, {
 
 // 202: the delivery is queued again; the deliverer sends it on its next round.
 const retryDeliveryOperation = operation(retryWebhookDelivery, {
-  method: 'POST',
-  path: '/admin/webhooks/:id/deliveries/:deliveryId/retry',
+  route: 'POST /admin/webhooks/:id/deliveries/:deliveryId/retry',
   status: 202,
   summary: 'Send a delivery again, now, whatever its status',
   scope: { operator: false, resource: 'webhook' },
