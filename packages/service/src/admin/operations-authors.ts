@@ -7,7 +7,6 @@ import { listAuthors } from './key-admin-list-authors.js';
 import { listAuthorTokens } from './key-admin-list-tokens.js';
 import { me } from './key-admin-me.js';
 import { revokeAuthorToken } from './key-admin-revoke-token.js';
-import type { AuthorInput, TokenInput } from './key-admin-types.js';
 
 /**
  * Authors and their tokens (docs/protocol.md#authors), each operation declared once

@@ -16,7 +16,6 @@ import { issueKey } from './key-admin-issue.js';
 import { regenerateKey, transferKey } from './key-admin-replace.js';
 import { revokeKey } from './key-admin-revoke.js';
 import { showKey } from './key-admin-show.js';
-import type { BuyerLinkInput, IssueKeyInput, RevokeInput, TransferInput } from './key-admin-types.js';
 import { parseDateTime } from './parse-date-time.js';
 
 /**

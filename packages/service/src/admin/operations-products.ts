@@ -11,7 +11,6 @@ import {
 import { givenOptions } from './command-values.js';
 import { listProducts } from './key-admin-list-products.js';
 import { addProduct, updateProduct } from './key-admin-products.js';
-import type { ProductChangeInput, ProductInput } from './key-admin-types.js';
 
 /**
  * The products' operations (docs/protocol.md#administration, #staging-hosts): their

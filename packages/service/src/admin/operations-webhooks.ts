@@ -14,7 +14,6 @@ import { addWebhook } from './key-admin-add-webhook.js';
 import { listWebhooks } from './key-admin-list-webhooks.js';
 import { removeWebhook } from './key-admin-remove-webhook.js';
 import { rotateWebhookSecret } from './key-admin-rotate-webhook-secret.js';
-import type { WebhookInput } from './key-admin-types.js';
 import { retryWebhookDelivery, webhookDeliveries } from './key-admin-webhook-deliveries.js';
 
 /**
