@@ -147,11 +147,41 @@ export function operation<Args extends readonly unknown[], Output>(
   return { ...rest, method, path, run };
 }
 
-/** A command, its typed values (`Action`) read from what `read` returns. */
+/** What a usage line declares: the command's words, its positionals, its rest and its options. */
+type Syntax = 'name' | 'positionals' | 'rest' | 'options';
+
+/**
+ * A command, its typed values (`Action`) read from what `read` returns. Its usage line is its
+ * syntax (commandSyntax): the name, the positionals and the options are read from it, so that
+ * they are written once.
+ */
 export function command<Action extends CommandAction, Args extends readonly unknown[]>(
-  declaration: AdminCommand<Args, Action>,
+  declaration: Omit<AdminCommand<Args, Action>, Syntax>,
 ): AdminCommand<Args, Action> {
-  return declaration;
+  return { ...commandSyntax(declaration.usage), ...declaration };
+}
+
+/**
+ * `product staging <id> [pattern ...] [--json]  (a note)`: the words up to the first argument are
+ * the name, the `<x>` right after them the positionals, `[x ...]` the rest, and every `--x` but
+ * `--json` (the note's included) a string option.
+ */
+export function commandSyntax(usage: string): Pick<AdminCommand, Syntax> {
+  const [syntax = ''] = usage.split('  (');
+  const words = syntax.split(' ');
+  const nameLength = words.findIndex((word) => !/^[a-z][a-z-]*$/.test(word));
+  const name = words.slice(0, nameLength === -1 ? words.length : nameLength);
+  const after = words.slice(name.length);
+  const positionalCount = after.findIndex((word) => !/^<[A-Za-z]+>$/.test(word));
+  const positionals = after.slice(0, positionalCount === -1 ? after.length : positionalCount);
+  const rest = /\[([a-z]+) \.\.\.\]/.exec(syntax)?.[1];
+  const options = [...new Set([...usage.matchAll(/--([a-z-]+)/g)].map((match) => match[1] ?? ''))];
+  return {
+    name: name.join(' '),
+    positionals: positionals.map((word) => word.slice(1, -1)),
+    ...(rest === undefined ? {} : { rest }),
+    options: options.filter((option) => option !== 'json'),
+  };
 }
 
 /** The call's arguments as a tuple, each at its place. */

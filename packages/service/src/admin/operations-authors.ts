@@ -20,11 +20,8 @@ const addAuthorOperation = operation(addAuthor, {
   scope: { operator: true, refused: 'add authors' },
   input: ({ body }) => inputs(fields.authorInput(body)),
   command: command({
-    name: 'author add',
     usage: 'author add <id> --name <name> [--json]',
     help: 'author add <id> --name <n>',
-    positionals: ['id'],
-    options: ['name'],
     read: (args) => {
       const authorName = args.option('name');
       if (authorName === undefined) return mistake('author add: --name is required', true);
@@ -41,12 +38,9 @@ const createTokenOperation = operation(createAuthorToken, {
   scope: { operator: false, resource: 'author' },
   input: (parts) => inputs(param(parts, 'id'), fields.tokenInput(parts.body)),
   command: command({
-    name: 'author token',
     usage: 'author token <id> [--label <label>] [--json]  (the token is printed this once)',
     help: 'author token <id> [--label <l>]',
     helpNote: 'a new author token, printed this once',
-    positionals: ['id'],
-    options: ['label'],
     read: (args) => ({ name: 'author token', id: args.positional(0), ...given('label', args.option('label')) }),
     args: (action) => inputs(action.id, { label: action.label }),
     // docs/protocol.md#authors: like `licence token`, the token alone on stdout, so
@@ -69,11 +63,9 @@ const listTokensOperation = operation(listAuthorTokens, {
   scope: { operator: false, resource: 'author' },
   input: (parts) => inputs(param(parts, 'id')),
   command: command({
-    name: 'author tokens',
     usage: 'author tokens <id> [--json]',
     help: 'author tokens <id>',
     helpNote: "the author's tokens: id, label, created, last used",
-    positionals: ['id'],
     read: (args) => ({ name: 'author tokens', id: args.positional(0) }),
     args: (action) => inputs(action.id),
   }),
@@ -86,10 +78,8 @@ const revokeTokenOperation = operation(revokeAuthorToken, {
   scope: { operator: false, resource: 'author' },
   input: (parts) => inputs(param(parts, 'id'), param(parts, 'tokenId')),
   command: command({
-    name: 'author revoke-token',
     usage: 'author revoke-token <id> <tokenId> [--json]',
     help: 'author revoke-token <id> <tokenId>',
-    positionals: ['id', 'tokenId'],
     read: (args) => ({ name: 'author revoke-token', id: args.positional(0), tokenId: args.positional(1) }),
     args: (action) => inputs(action.id, action.tokenId),
     // The HTTP answer is an empty 204; the CLI says what it revoked.

@@ -130,10 +130,8 @@ function readBuyerLink(args: CommandArguments): BuyerLinkAction | CommandMistake
 /** A command whose one positional is the key, and nothing else. */
 function keyCommand(name: string, extra: { readonly helpNote?: string; readonly notice?: string } = {}) {
   return command({
-    name,
     usage: `${name} <cle> [--json]`,
     help: `${name} <cle>`,
-    positionals: ['cle'],
     read: (args: CommandArguments) => withKey(name, args, (cle) => ({ name, cle })),
     args: (action) => inputs(action.cle),
     ...extra,
@@ -147,13 +145,10 @@ const issueKeyOperation = operation(issueKey, {
   scope: { operator: false, resource: 'product' },
   input: ({ body }) => inputs(fields.issueKeyInput(body)),
   command: command({
-    name: 'key issue',
     usage:
       'key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601] [--json]  (--product <id> is the same as --produit)',
     help: 'key issue --produit <id> --kind buyer|trial|dev [--sites N] [--expire ISO-8601]',
     helpNote: "--product <id> is --produit (the wire field's name) in English",
-    positionals: [],
-    options: ['produit', 'product', 'kind', 'sites', 'expire'],
     read: readKeyIssue,
     args: (action) =>
       inputs({ produit: action.produit, kind: action.kind, sites: action.sites, expire: action.expire }),
@@ -186,11 +181,8 @@ const transferKeyOperation = operation(transferKey, {
   scope: { operator: false, resource: 'key' },
   input: (parts) => inputs(param(parts, 'cle'), fields.transferInput(parts.body)),
   command: command({
-    name: 'key transfer',
     usage: 'key transfer <cle> [--from <host>] [--to <host>] [--json]',
     help: 'key transfer <cle> [--from <host>] [--to <host>]',
-    positionals: ['cle'],
-    options: ['from', 'to'],
     read: (args) =>
       withKey('key transfer', args, (cle) => ({ name: 'key transfer', cle, ...givenOptions(args, ['from', 'to']) })),
     args: (action) => inputs(action.cle, { from: action.from, to: action.to }),
@@ -205,11 +197,8 @@ const revokeKeyOperation = operation(revokeKey, {
   scope: { operator: false, resource: 'key' },
   input: (parts) => inputs(param(parts, 'cle'), fields.revokeInput(parts.body)),
   command: command({
-    name: 'key revoke',
     usage: 'key revoke <cle> [--reason <text>] [--json]',
     help: 'key revoke <cle> [--reason <text>]',
-    positionals: ['cle'],
-    options: ['reason'],
     read: (args) =>
       withKey('key revoke', args, (cle) => ({ name: 'key revoke', cle, ...given('reason', args.option('reason')) })),
     args: (action) => inputs(action.cle, { reason: action.reason }),
@@ -227,13 +216,10 @@ const buyerLinkOperation = operation(buyerLink, {
     return inputs(param(parts, 'cle'), parts.publicBase(), input);
   },
   command: command({
-    name: 'key buyer-link',
     usage:
       "key buyer-link <cle> [--ttl <seconds>] [--base <url>] [--json]  (the link opens the key's page to whoever has it)",
     help: 'key buyer-link <cle> [--ttl <seconds>] [--base <url>]',
     helpNote: "a link for the key's buyer (LICENCE_PUBLIC_URL or --base)",
-    positionals: ['cle'],
-    options: ['ttl', 'base'],
     read: readBuyerLink,
     // docs/protocol.md#buyer-links: built on `--base`, else on LICENCE_PUBLIC_URL.
     args: (action, runtime) => inputs(action.cle, action.base ?? runtime.publicBase(), { ttl: action.ttl }),

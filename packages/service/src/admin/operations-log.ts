@@ -16,10 +16,8 @@ const installationsOperation = operation(installations, {
   scope: { operator: false, resource: 'product' },
   input: (parts) => inputs(param(parts, 'id')),
   command: command({
-    name: 'installations',
     usage: 'installations <produit> [--json]',
     help: 'installations <produit>',
-    positionals: ['produit'],
     read: (args) => ({ name: 'installations', produit: args.positional(0) }),
     args: (action) => inputs(action.produit),
   }),
@@ -42,11 +40,9 @@ export const LOG_OPERATIONS = {
     scope: { operator: true, refused: 'purge the request log' },
     input: () => inputs(),
     command: command({
-      name: 'purge',
       usage: 'purge [--json]',
       help: 'purge',
       helpNote: 'delete request-log entries (and IPs) older than 12 months',
-      positionals: [],
       read: () => ({ name: 'purge' }),
       args: () => inputs(),
     }),

@@ -52,11 +52,8 @@ const addProductOperation = operation(addProduct, {
   scope: { operator: false, resource: 'product' },
   input: ({ body }) => inputs(fields.productInput(body)),
   command: command({
-    name: 'product add',
     usage: 'product add <id> --author <author> --name <name> [--staging <pattern,...>] [--json]',
     help: 'product add <id> --author <a> --name <n> [--staging <pattern,...>]',
-    positionals: ['id'],
-    options: ['author', 'name', 'staging'],
     read: readProductAdd,
     args: (action) =>
       inputs({ id: action.id, author: action.author, name: action.productName, staging: action.staging }),
@@ -70,12 +67,9 @@ const updateProductOperation = operation(updateProduct, {
   scope: { operator: false, resource: 'product' },
   input: (parts) => inputs(param(parts, 'id'), fields.productChangeInput(parts.body)),
   command: command({
-    name: 'product staging',
     usage: 'product staging <id> [pattern ...] [--json]  (the whole list; no pattern clears it)',
     help: 'product staging <id> [pattern ...]',
     helpNote: "set the product's staging host patterns; none clears them",
-    positionals: ['id'],
-    rest: 'pattern',
     read: (args) => ({ name: 'product staging', id: args.positional(0), staging: args.rest() }),
     args: (action) => inputs(action.id, { staging: action.staging }),
   }),

@@ -60,10 +60,8 @@ function endpointCommand(
 ) {
   const { usageNote = '', ...notes } = extra;
   return command({
-    name,
     usage: `${name} <id> [--json]${usageNote}`,
     help: `${name} <id>`,
-    positionals: ['id'],
     read: (args: CommandArguments) => ({ name, id: args.positional(0) }),
     args: (action) => inputs(action.id),
     ...notes,
@@ -77,12 +75,9 @@ const addWebhookOperation = operation(addWebhook, {
   scope: { operator: false, resource: 'webhook' },
   input: ({ body }) => inputs(fields.webhookInput(body)),
   command: command({
-    name: 'webhook add',
     usage: 'webhook add <url> --events <type,...> [--author <id>] [--json]  (the secret is printed this once)',
     help: 'webhook add <url> --events <type,...> [--author <id>]',
     helpNote: "a shop's endpoint; its secret, printed this once",
-    positionals: ['url'],
-    options: ['events', 'author'],
     read: readWebhookAdd,
     args: (action) => inputs({ url: action.url, events: action.events, author: action.author }),
     notice: SECRET_SHOWN_ONCE,
@@ -96,10 +91,8 @@ const listWebhooksOperation = operation(listWebhooks, {
   scope: { operator: false, resource: 'principal' },
   input: () => inputs(),
   command: command({
-    name: 'webhook list',
     usage: 'webhook list [--json]',
     help: 'webhook list',
-    positionals: [],
     read: () => ({ name: 'webhook list' }),
     args: () => inputs(),
   }),
@@ -112,10 +105,8 @@ const removeWebhookOperation = operation(removeWebhook, {
   scope: { operator: false, resource: 'webhook' },
   input: (parts) => inputs(param(parts, 'id')),
   command: command({
-    name: 'webhook remove',
     usage: 'webhook remove <id> [--json]',
     help: 'webhook remove <id>',
-    positionals: ['id'],
     read: (args) => ({ name: 'webhook remove', id: args.positional(0) }),
     args: (action) => inputs(action.id),
     // The HTTP answer is an empty 204; the CLI says what it removed.
@@ -153,11 +144,9 @@ const retryDeliveryOperation = operation(retryWebhookDelivery, {
   scope: { operator: false, resource: 'webhook' },
   input: (parts) => inputs(param(parts, 'id'), param(parts, 'deliveryId')),
   command: command({
-    name: 'webhook retry',
     usage: 'webhook retry <id> <deliveryId> [--json]',
     help: 'webhook retry <id> <deliveryId>',
     helpNote: 'send a delivery again, now',
-    positionals: ['id', 'deliveryId'],
     read: (args) => ({ name: 'webhook retry', id: args.positional(0), deliveryId: args.positional(1) }),
     args: (action) => inputs(action.id, action.deliveryId),
   }),
