@@ -142,7 +142,7 @@ export type { ConfiguredSigningKey, Environment } from './config/index.js';
 export { loadSeedFile } from './config/index.js';
 
 // What every adapter logs and reads alike (docs/protocol.md#privacy, #limits)
-export { REDACTED_CENSOR, REDACTED_DEPTH, REDACTED_FIELDS, redactLogFields } from './service/index.js';
+export { LOG_REDACTION, redactLogFields } from './service/index.js';
 export { routeLabel } from './service/index.js';
 export { bodyLimitFor, isServicePath } from './service/index.js';
 

@@ -26,6 +26,7 @@ export {
   parseWebhooksPerAuthor,
 } from './config-values.js';
 export type { LogLevel } from './config-values.js';
+export type { ClientAddressRules, TrustProxyNotice } from './client-address.js';
 export { parseTrustProxy } from './parse-trust-proxy.js';
 export { combine, configErrorLine, invalid, parsed, required } from './parsed.js';
 export type { ConfigError, Parsed } from './parsed.js';

@@ -19,6 +19,7 @@ describe('readServiceConfig (docs/protocol.md#configuration)', () => {
       'signingKey',
       'adminToken',
       'trustProxy',
+      'clientAddress',
       'logLevel',
       'logLevelSet',
       'webhookAllowPrivate',
@@ -83,6 +84,18 @@ describe('readServiceConfig (docs/protocol.md#configuration)', () => {
       ok: true,
       value: { logLevel: 'warn', webhookAllowPrivate: false },
     });
+  });
+
+  it('reads TRUST_PROXY once for its two keys: one fault for a bad value, whichever the app names', () => {
+    const env = { TRUST_PROXY: 'true' };
+    const fault = expect.stringMatching(/^TRUST_PROXY: "true" would believe any client's X-Forwarded-For/);
+    expect(lines(readServiceConfig(env, '/srv'))).toEqual([fault]);
+    expect(lines(readServiceConfig(env, '/srv', { only: ['clientAddress'] }))).toEqual([fault]);
+    expect(lines(readServiceConfig(env, '/srv', { only: ['clientAddress', 'trustProxy'] }))).toEqual([fault]);
+    const good = readServiceConfig({ TRUST_PROXY: '10.0.0.0/8' }, '/srv', { only: ['trustProxy', 'clientAddress'] });
+    expect(good.ok && good.value.trustProxy).toEqual({ cidrs: ['10.0.0.0/8'] });
+    expect(good.ok && good.value.clientAddress.connectionKey('10.1.2.3')).toBeUndefined();
+    expect(good.ok && good.value.clientAddress.connectionKey('192.0.2.1')).toBe('192.0.2.1');
   });
 
   it('a required variable unset is a fault of its own, with the message the app gives', () => {

@@ -24,7 +24,7 @@ const CONFIGURATION_TABLE: readonly (readonly [variable: string, ...keys: (keyof
   ['LICENCE_SIGNING_KEY', 'signingKey'],
   ['LICENCE_SIGNING_KEY_FILE', 'signingKey'],
   ['LICENCE_ADMIN_TOKEN', 'adminToken'],
-  ['TRUST_PROXY', 'trustProxy'],
+  ['TRUST_PROXY', 'trustProxy', 'clientAddress'],
   ['LOG_LEVEL', 'logLevel', 'logLevelSet'],
   ['LICENCE_MAX_CONNECTIONS'],
   ['LICENCE_MAX_CONNECTIONS_PER_IP'],
@@ -98,7 +98,10 @@ export function readServiceConfig<
   const shared = combine<Record<string, unknown>>(readings);
   const own = combine<Record<string, unknown>>(app.own ?? {});
   if (!shared.ok || !own.ok) {
-    return { ok: false, errors: interleaved(shared.ok ? [] : shared.errors, own.ok ? [] : own.errors) };
+    // A variable that fills two keys (TRUST_PROXY: trustProxy and clientAddress) is read once, so
+    // its fault is one object listed under both: kept once, one line per bad variable.
+    const faults = shared.ok ? [] : [...new Set(shared.errors)];
+    return { ok: false, errors: interleaved(faults, own.ok ? [] : own.errors) };
   }
   // Each key of `only` was read by its own reader, a required one checked set, and each of `own`
   // by the app: the value is what the type says.

@@ -11,6 +11,7 @@ import {
   parseWebhookConcurrency,
   parseWebhooksPerAuthor,
 } from './config-values.js';
+import { type ClientAddressRules, clientAddressRules } from './client-address.js';
 import { parseTrustProxy } from './parse-trust-proxy.js';
 import { invalid, type Parsed, parsed } from './parsed.js';
 import type { TrustProxy } from '../http/index.js';
@@ -92,6 +93,11 @@ export function readWebhookConfig(env: Environment): { readonly [K in keyof Webh
 
 /** Every variable the apps share, parsed (docs/protocol.md#configuration); undefined where unset and optional. */
 export interface ServiceConfig extends SharedConfig, WebhookConfig {
+  /**
+   * TRUST_PROXY compiled for what a server decides per connection and says at its start
+   * (client-address.ts); from the one reading of `trustProxy`, whose fault it shares.
+   */
+  readonly clientAddress: ClientAddressRules;
   /** True when LOG_LEVEL was given (the Koa CLI's admin commands log at `warn` otherwise). */
   readonly logLevelSet: boolean;
   /**
@@ -123,10 +129,17 @@ export function variableReaders(env: Environment, cwd: string): VariableReaders 
 function plainReaders(env: Environment): Omit<VariableReaders, 'signingKey'> {
   // Read once: its value and whether it was given at all.
   const logLevel = readVariable(env, 'LOG_LEVEL');
+  // Read once, when first asked: both its keys share the value, and a bad one's fault (reported once).
+  let trustProxy: Parsed<TrustProxy | undefined> | undefined;
+  const readTrustProxy = () => (trustProxy ??= parseTrustProxy(readVariable(env, 'TRUST_PROXY')));
   return {
     databaseUrl: () => parseDatabaseUrl(readVariable(env, 'DATABASE_URL')),
     adminToken: () => parseAdminToken(readVariable(env, 'LICENCE_ADMIN_TOKEN')),
-    trustProxy: () => parseTrustProxy(readVariable(env, 'TRUST_PROXY')),
+    trustProxy: readTrustProxy,
+    clientAddress: () => {
+      const read = readTrustProxy();
+      return read.ok ? parsed(clientAddressRules(read.value)) : read;
+    },
     logLevel: () => parseLogLevel(logLevel),
     logLevelSet: () => parsed(logLevel !== undefined),
     webhookAllowPrivate: () => parseWebhookAllowPrivate(readVariable(env, 'LICENCE_WEBHOOK_ALLOW_PRIVATE')),

@@ -12,6 +12,7 @@ import {
   verifyAt,
   deliveryParts,
 } from '../../test/webhook-deliver-kit.js';
+import { WEBHOOK_TIMEOUT_MS } from './webhook-deliverer.js';
 import { MAX_WEBHOOK_ANSWER_BYTES } from './webhook-transport.js';
 import { nextAttemptDelay, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_RETRY_DELAYS, webhookJitter } from './webhook-schedule.js';
 
@@ -174,6 +175,11 @@ describe('faults and limits', () => {
     [{ allowPrivate: 1 as unknown as boolean }, 'allowPrivate: expected a boolean, got number'],
   ])('refuses the options %j', (options, message) => {
     expect(() => deliverer(createFixture(), options)).toThrow(message);
+  });
+
+  it("tells each attempt's timeout, the longest a round's attempts last: the default, or the one given", () => {
+    expect(deliverer(createFixture()).timeoutMs).toBe(WEBHOOK_TIMEOUT_MS);
+    expect(deliverer(createFixture(), { timeoutMs: 2500 }).timeoutMs).toBe(2500);
   });
 
   it('refuses a start interval that is not a positive integer', () => {

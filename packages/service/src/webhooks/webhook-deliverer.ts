@@ -80,6 +80,12 @@ export interface WebhookDeliverer {
   start(intervalMs?: number): void;
   /** Stops the loop and waits for the rounds and attempts in flight. */
   stop(): Promise<void>;
+  /**
+   * Each attempt's timeout in ms (`timeoutMs`, default WEBHOOK_TIMEOUT_MS): the longest a round's
+   * attempts last, which a scheduled run keeps free for its next round (Lambda's drain,
+   * docs/protocol.md#delivery-on-aws-lambda).
+   */
+  readonly timeoutMs: number;
 }
 
 interface Settings {
@@ -126,6 +132,7 @@ export function createWebhookDeliverer(options: WebhookDelivererOptions): Webhoo
       loop = null;
       while (work.size > 0) await Promise.all(work);
     },
+    timeoutMs: settings.transport.timeoutMs,
   };
 }
 
