@@ -35,46 +35,18 @@ export { DEFAULT_BUYER_LINK_TTL, MAX_BUYER_LINK_TTL, MIN_BUYER_LINK_TTL } from '
 // Key administration without HTTP (the CLI's operations, docs/protocol.md#administration)
 export { createKeyAdmin } from './admin/index.js';
 export { OPERATOR } from './admin/index.js';
-export type {
-  ActivityDay,
-  ActivityView,
-  AuthorInput,
-  AuthorView,
-  BuyerLinkInput,
-  BuyerLinkView,
-  DomainView,
-  InstallationsView,
-  IssuedKey,
-  IssueKeyInput,
-  KeyAdmin,
-  KeyAdminOptions,
-  KeyState,
-  KeyView,
-  MeView,
-  NewTokenView,
-  Principal,
-  ProductChangeInput,
-  ProductInput,
-  ProductSummary,
-  ProductView,
-  ReplacedKey,
-  RevokedKey,
-  RevokeInput,
-  TokenInput,
-  TokenView,
-  TransferInput,
-  NewWebhookView,
-  RotatedSecretView,
-  WebhookAttemptView,
-  WebhookDeliveriesView,
-  WebhookDeliveryView,
-  WebhookInput,
-  WebhookView,
-} from './admin/index.js';
+export type { KeyAdmin } from './admin/index.js';
 // The admin operations, declared once (docs/protocol.md#administration): the table the HTTP routes,
 // the CLI, the console's client and the OpenAPI document are made from or checked against
 export { ADMIN_OPERATIONS } from './admin/index.js';
-export type { AdminCommand, AdminOperation, AdminOperations, AdminOutput, CommandAction } from './admin/index.js';
+export type {
+  AdminArguments,
+  AdminCommand,
+  AdminOperation,
+  AdminOperations,
+  AdminOutput,
+  CommandAction,
+} from './admin/index.js';
 export { isMistake } from './admin/index.js';
 export { adminOpenApiPaths, openApiPath, withAdminOperations } from './admin/index.js';
 export type {
@@ -230,7 +202,6 @@ export type {
   Logger,
   NewAuthorToken,
   NewKey,
-  ProductChange,
   ProductRecord,
   RateLimiter,
   RequestLogEntry,

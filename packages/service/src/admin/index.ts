@@ -10,7 +10,7 @@ export { AdminError, isAdminError } from './admin-errors.js';
 export type { AdminErrorClass, AdminErrorCode } from './admin-errors.js';
 export { optionalString, requiredString } from './admin-fields.js';
 export { ADMIN_OPERATIONS } from './admin-operations.js';
-export type { AdminOutput, KeyAdmin } from './admin-operations.js';
+export type { AdminArguments, AdminOutput, KeyAdmin } from './admin-operations.js';
 export type {
   AdminCommand,
   AdminOperation,
