@@ -181,35 +181,9 @@ export type {
   WebhookInitiator,
 } from './webhooks/index.js';
 
-// Ports and their in-process implementations
-export type {
-  ActivityCount,
-  AuthorRecord,
-  ClaimedWebhookDelivery,
-  NewWebhookEndpoint,
-  NewWebhookEvent,
-  WebhookAttemptOutcome,
-  WebhookAttemptRecord,
-  WebhookDeliveryRecord,
-  WebhookDeliveryStatus,
-  WebhookEndpointRecord,
-  AuthorTokenRecord,
-  BoundDomain,
-  Clock,
-  Created,
-  Installation,
-  KeyChangeInitiator,
-  Logger,
-  NewAuthorToken,
-  NewKey,
-  ProductRecord,
-  RateLimiter,
-  RequestLogEntry,
-  Signer,
-  Store,
-  StoredKey,
-  VerdictOutcome,
-} from './ports/index.js';
+// Ports and their in-process implementations. `Store` carries the port's record types in its
+// namespace (Store.StoredKey, Store.NewKey, Store.ProductChange, ...)
+export type { Clock, Logger, RateLimiter, Signer, Store } from './ports/index.js';
 export { createMemoryRateLimiter } from './ports/index.js';
 export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './ports/index.js';
 export { createNodeSigner } from './ports/index.js';
@@ -219,9 +193,7 @@ export { randomBytes } from './ports/index.js';
 
 // What the SQLite and PostgreSQL stores share (docs/protocol.md#storage, #rate-limit)
 export { pendingMigrations, refuseNewerSchema, SchemaVersionError } from './ports/index.js';
-export { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from './ports/index.js';
-export { storedDeliveryStatus, storedEventType, WEBHOOK_DELIVERY_STATUSES } from './ports/index.js';
-export { DAY_SECONDS, storedOutcome, utcDay } from './ports/index.js';
+export { storedColumn } from './ports/index.js';
+export { utcDay } from './ports/index.js';
 export { requireKeyId } from './ports/index.js';
 export { retryAfterSeconds, slidingWindow } from './ports/index.js';
-export type { SlidingWindowOptions } from './ports/index.js';

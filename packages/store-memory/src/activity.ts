@@ -1,13 +1,13 @@
 import { utcDay } from '@licence/service';
 import type { MemoryRun, MemoryState } from './state.js';
-import type { ActivityCount, RequestLogEntry, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 
 /**
  * Adds one to the count of the entry's product, UTC day and outcome (docs/protocol.md#activity); a
  * verdict with no product (an unknown key) counts nowhere. Runs inside `logRequest`'s work, so the
  * line and its count change together.
  */
-export function countVerdict(state: MemoryState, entry: RequestLogEntry): void {
+export function countVerdict(state: MemoryState, entry: Store.RequestLogEntry): void {
   if (entry.produit === null) return;
   let days = state.activity.get(entry.produit);
   if (days === undefined) {
@@ -38,7 +38,7 @@ export function memoryActivity(state: MemoryState, run: MemoryRun): Pick<Store, 
   return {
     activity: (productId, fromDay, toDay) =>
       run(() => {
-        const counts: ActivityCount[] = [];
+        const counts: Store.ActivityCount[] = [];
         for (const [day, outcomes] of state.activity.get(productId) ?? []) {
           if (day < fromDay || day > toDay) continue;
           for (const [outcome, count] of outcomes) counts.push(Object.freeze({ day, outcome, count }));

@@ -1,8 +1,8 @@
 import type { MemoryRun, MemoryState, MemoryTokenRow } from './state.js';
-import type { AuthorTokenRecord, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 
 /** A token as listed: a fresh frozen copy, without its hash. */
-function toRecord(row: MemoryTokenRow): AuthorTokenRecord {
+function toRecord(row: MemoryTokenRow): Store.AuthorTokenRecord {
   return Object.freeze({
     id: row.id,
     authorId: row.authorId,

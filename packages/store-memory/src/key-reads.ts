@@ -1,6 +1,6 @@
 import { frozenDomains } from './state.js';
 import type { MemoryKeyRow, MemoryRun, MemoryState } from './state.js';
-import type { Installation, Store, StoredKey } from '@licence/service';
+import type { Store } from '@licence/service';
 
 function productsOf(state: MemoryState, row: MemoryKeyRow): string[] {
   if (row.kind !== 'dev') return [row.produit];
@@ -10,7 +10,7 @@ function productsOf(state: MemoryState, row: MemoryKeyRow): string[] {
   return [...state.products.values()].filter((product) => product.author === author).map((product) => product.id);
 }
 
-function toStored(state: MemoryState, row: MemoryKeyRow): StoredKey {
+function toStored(state: MemoryState, row: MemoryKeyRow): Store.StoredKey {
   return Object.freeze({
     id: row.id,
     hash: row.hash,
@@ -33,7 +33,7 @@ function toStored(state: MemoryState, row: MemoryKeyRow): StoredKey {
   });
 }
 
-function toInstallation(row: MemoryKeyRow): Installation {
+function toInstallation(row: MemoryKeyRow): Store.Installation {
   return Object.freeze({
     keyId: row.id,
     hint: row.hint,
@@ -48,7 +48,7 @@ export function memoryKeyReads(
   state: MemoryState,
   run: MemoryRun,
 ): Pick<Store, 'findKeyByHash' | 'findKeyById' | 'installations'> {
-  const found = (id: string | undefined): StoredKey | null => {
+  const found = (id: string | undefined): Store.StoredKey | null => {
     const row = id === undefined ? undefined : state.keys.get(id);
     return row === undefined ? null : toStored(state, row);
   };

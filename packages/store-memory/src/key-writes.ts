@@ -1,6 +1,6 @@
 import type { MemoryKeyRow, MemoryRun, MemoryState } from './state.js';
 import { checkWebhookEvents, storeWebhookEvents } from './webhook-events.js';
-import type { BoundDomain, NewKey, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 
 /**
  * Stores a new active key; a hash already stored is a bug of the caller (keys are random). Its
@@ -8,8 +8,8 @@ import type { BoundDomain, NewKey, Store } from '@licence/service';
  */
 function insertRow(
   state: MemoryState,
-  key: NewKey,
-  domains: readonly BoundDomain[],
+  key: Store.NewKey,
+  domains: readonly Store.BoundDomain[],
   lineage: string | null = null,
 ): MemoryKeyRow {
   if (state.byHash.has(key.hash)) throw new Error('memory store: a key with this hash already exists');
@@ -49,7 +49,7 @@ function hasLiveDevKey(state: MemoryState, produit: string): boolean {
  * The new key's domains, each listed once at its first place; a domain the old key had keeps its
  * first and last seen (docs/protocol.md#key-lifecycle: a transfer carries the bindings over).
  */
-function carriedDomains(old: MemoryKeyRow | null, domains: readonly string[], now: number): BoundDomain[] {
+function carriedDomains(old: MemoryKeyRow | null, domains: readonly string[], now: number): Store.BoundDomain[] {
   const carried = new Map(old?.domains.map((entry) => [entry.domain, entry]));
   return [...new Set(domains)].map((domain) => {
     const kept = carried.get(domain);

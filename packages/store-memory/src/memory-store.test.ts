@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from './memory-store.js';
-import type { NewKey } from '@licence/service';
+import type { Store } from '@licence/service';
 import { storeContract } from '@licence/store-contract';
+
+type NewKey = Store.NewKey;
 
 // The shared Store contract (src/testing/store-contract.ts), run against the reference store.
 storeContract('memory', async () => {

@@ -1,8 +1,8 @@
 import type { MemoryRun, MemoryState } from './state.js';
-import type { ProductRecord, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 
 /** A frozen copy, its staging list included: a caller can never change the store behind its back. */
-function frozenProduct(product: ProductRecord): ProductRecord {
+function frozenProduct(product: Store.ProductRecord): Store.ProductRecord {
   return Object.freeze({ ...product, staging: Object.freeze([...product.staging]) });
 }
 

@@ -1,15 +1,5 @@
 import type { KeyKind, KeyStatus } from '@licence/core';
-import type {
-  AuthorRecord,
-  BoundDomain,
-  KeyChangeInitiator,
-  NewWebhookEvent,
-  ProductRecord,
-  VerdictOutcome,
-  WebhookAttemptRecord,
-  WebhookDeliveryStatus,
-  WebhookEndpointRecord,
-} from '@licence/service';
+import type { Store } from '@licence/service';
 
 /** A key as the memory store keeps it: the fields a revocation or a replacement changes are mutable. */
 export interface MemoryKeyRow {
@@ -28,7 +18,7 @@ export interface MemoryKeyRow {
   readonly domains: { domain: string; firstSeen: number; lastSeen: number }[];
   /** The id of the first key of its chain of replacements (StoredKey `lineage`). */
   readonly lineage: string;
-  endedBy: KeyChangeInitiator | null;
+  endedBy: Store.KeyChangeInitiator | null;
 }
 
 export interface MemoryLogRow {
@@ -37,7 +27,7 @@ export interface MemoryLogRow {
   readonly host: string;
   /** Deleted with its entry by the purge (docs/protocol.md#privacy). */
   readonly ip: string;
-  readonly outcome: VerdictOutcome;
+  readonly outcome: Store.VerdictOutcome;
 }
 
 /** An author token as kept: its SHA-256, never the token (docs/protocol.md#authors). */
@@ -58,12 +48,12 @@ export interface MemorySecretRow {
 
 /** An endpoint as kept: its frozen record and its secrets, oldest first. */
 export interface MemoryEndpointRow {
-  readonly record: WebhookEndpointRecord;
+  readonly record: Store.WebhookEndpointRecord;
   secrets: MemorySecretRow[];
 }
 
 /** An event of the outbox; `seq` is its insertion order, the "event order" of the port. */
-export interface MemoryEventRow extends NewWebhookEvent {
+export interface MemoryEventRow extends Store.NewWebhookEvent {
   readonly seq: number;
 }
 
@@ -74,24 +64,24 @@ export interface MemoryDeliveryRow {
   readonly eventId: string;
   /** The event's `seq`. */
   readonly seq: number;
-  status: WebhookDeliveryStatus;
+  status: Store.WebhookDeliveryStatus;
   nextAttemptAt: number | null;
   leaseUntil: number | null;
-  readonly attempts: WebhookAttemptRecord[];
+  readonly attempts: Store.WebhookAttemptRecord[];
 }
 
 /** Product id -> UTC day -> outcome -> verdicts (docs/protocol.md#activity). */
-export type MemoryActivity = Map<string, Map<number, Map<VerdictOutcome, number>>>;
+export type MemoryActivity = Map<string, Map<number, Map<Store.VerdictOutcome, number>>>;
 
 /** Everything the memory store holds; each part of the store (memory-*.ts) works on it. */
 export interface MemoryState {
-  readonly products: Map<string, ProductRecord>;
+  readonly products: Map<string, Store.ProductRecord>;
   readonly keys: Map<string, MemoryKeyRow>;
   /** Key hash -> key id. */
   readonly byHash: Map<string, string>;
   readonly log: MemoryLogRow[];
   readonly activity: MemoryActivity;
-  readonly authors: Map<string, AuthorRecord>;
+  readonly authors: Map<string, Store.AuthorRecord>;
   /** Token id -> token; token ids are unique across authors. */
   readonly tokens: Map<string, MemoryTokenRow>;
   readonly webhookEndpoints: Map<string, MemoryEndpointRow>;
@@ -142,6 +132,6 @@ export function memoryRunner(state: MemoryState): MemoryRun {
 }
 
 /** A key's bound domains as fresh frozen copies: a caller can never change the store behind its back. */
-export function frozenDomains(row: MemoryKeyRow): BoundDomain[] {
+export function frozenDomains(row: MemoryKeyRow): Store.BoundDomain[] {
   return row.domains.map((domain) => Object.freeze({ ...domain }));
 }

@@ -1,5 +1,5 @@
 import type { MemoryDeliveryRow, MemoryEndpointRow, MemoryEventRow, MemoryRun, MemoryState } from './state.js';
-import type { ClaimedWebhookDelivery, Store, WebhookDeliveryRecord } from '@licence/service';
+import type { Store } from '@licence/service';
 
 function eventOf(state: MemoryState, row: MemoryDeliveryRow): MemoryEventRow {
   const event = state.webhookEvents.get(row.eventId);
@@ -9,7 +9,7 @@ function eventOf(state: MemoryState, row: MemoryDeliveryRow): MemoryEventRow {
 }
 
 /** A delivery as its log shows it: a fresh frozen copy, attempts oldest first. */
-function toRecord(state: MemoryState, row: MemoryDeliveryRow): WebhookDeliveryRecord {
+function toRecord(state: MemoryState, row: MemoryDeliveryRow): Store.WebhookDeliveryRecord {
   const event = eventOf(state, row);
   return Object.freeze({
     id: row.id,
@@ -50,7 +50,7 @@ function dueDeliveries(state: MemoryState, now: number, limit: number): MemoryDe
   return due;
 }
 
-function toClaimed(state: MemoryState, row: MemoryDeliveryRow, now: number): ClaimedWebhookDelivery {
+function toClaimed(state: MemoryState, row: MemoryDeliveryRow, now: number): Store.ClaimedWebhookDelivery {
   const endpoint = state.webhookEndpoints.get(row.endpointId);
   if (endpoint === undefined) throw new Error('memory store: a webhook delivery without its endpoint');
   return Object.freeze({

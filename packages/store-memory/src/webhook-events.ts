@@ -1,6 +1,8 @@
 import type { MemoryEndpointRow, MemoryRun, MemoryState } from './state.js';
-import type { NewWebhookEvent, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { webhookDeliveryId } from '@licence/service';
+
+type NewWebhookEvent = Store.NewWebhookEvent;
 
 function isDuplicate(state: MemoryState, dedupe: string | null): boolean {
   if (dedupe === null) return false;

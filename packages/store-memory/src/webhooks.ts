@@ -1,5 +1,7 @@
 import type { MemoryEndpointRow, MemoryRun, MemoryState } from './state.js';
-import type { Store, WebhookEndpointRecord } from '@licence/service';
+import type { Store } from '@licence/service';
+
+type WebhookEndpointRecord = Store.WebhookEndpointRecord;
 
 /** A fresh frozen copy of the record's own fields (so never a secret passed beside them). */
 function frozenRecord(record: WebhookEndpointRecord): WebhookEndpointRecord {

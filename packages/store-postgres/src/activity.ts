@@ -1,5 +1,5 @@
-import { storedOutcome } from '@licence/service';
-import type { ActivityCount, Store } from '@licence/service';
+import { storedColumn } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { Query } from './query.js';
 
 /** `count` is int8, so pg hands it over as a decimal string. */
@@ -13,8 +13,8 @@ interface ActivityRow {
  * A count as the row holds it: an outcome other than the port's is refused (storedOutcome of
  * @licence/service: a database edited by hand or by a newer build, docs/protocol.md#errors).
  */
-function toActivityCount(productId: string, row: ActivityRow): ActivityCount {
-  const outcome = storedOutcome(`activity_days.outcome of product ${productId}`, row.outcome);
+function toActivityCount(productId: string, row: ActivityRow): Store.ActivityCount {
+  const outcome = storedColumn.outcome(`activity_days.outcome of product ${productId}`, row.outcome);
   const count = Number(row.count);
   if (!Number.isSafeInteger(count)) {
     throw new TypeError(`activity_days.count of product ${productId}: expected a whole number, got ${row.count}`);

@@ -1,8 +1,8 @@
-import type { AuthorTokenRecord, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { Query } from './query.js';
 import { readWholeSeconds } from './rows.js';
 
-/** A token as listed: never its hash (ports.ts, AuthorTokenRecord). Times are int8 strings. */
+/** A token as listed: never its hash (ports.ts, Store.AuthorTokenRecord). Times are int8 strings. */
 interface AuthorTokenRow {
   readonly id: string;
   readonly author_id: string;
@@ -13,7 +13,7 @@ interface AuthorTokenRow {
 
 const TOKEN_COLUMNS = 'SELECT id, author_id, label, created_at, last_used_at FROM author_tokens';
 
-function toAuthorTokenRecord(row: AuthorTokenRow): AuthorTokenRecord {
+function toAuthorTokenRecord(row: AuthorTokenRow): Store.AuthorTokenRecord {
   return {
     id: row.id,
     authorId: row.author_id,

@@ -1,4 +1,4 @@
-import type { AuthorRecord, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { Query } from './query.js';
 import { readWholeSeconds } from './rows.js';
 
@@ -11,7 +11,7 @@ interface AuthorRow {
 
 const AUTHOR_COLUMNS = 'SELECT id, name, created_at FROM authors';
 
-function toAuthorRecord(row: AuthorRow): AuthorRecord {
+function toAuthorRecord(row: AuthorRow): Store.AuthorRecord {
   return { id: row.id, name: row.name, createdAt: readWholeSeconds('authors.created_at', row.created_at) };
 }
 

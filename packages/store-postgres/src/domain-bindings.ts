@@ -1,5 +1,5 @@
 import { requireKeyId } from '@licence/service';
-import type { NewWebhookEvent, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { createBatchQueue, MAX_BATCH } from './batch-queue.js';
 import type { BatchQueue } from './batch-queue.js';
 import { parseKeyId } from './key-id.js';
@@ -58,7 +58,11 @@ function touchBatches(query: Query): BatchQueue<Touch, null> {
  * (docs/protocol.md#webhooks). Out of the batch, since a batch is one statement and the events'
  * recipients are read before they are written (webhook-outbox.ts); a binding is once per domain.
  */
-function bindWithEvents(transaction: Transaction, bind: Bind, events: readonly NewWebhookEvent[]): Promise<string> {
+function bindWithEvents(
+  transaction: Transaction,
+  bind: Bind,
+  events: readonly Store.NewWebhookEvent[],
+): Promise<string> {
   return transaction(async (client) => {
     const rows = await client.query<{ result: string }>({
       name: 'licence_bind_domain',

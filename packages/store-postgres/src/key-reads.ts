@@ -1,5 +1,5 @@
 import { asError } from '@licence/core';
-import type { Store, StoredKey } from '@licence/service';
+import type { Store } from '@licence/service';
 import { createBatchQueue, MAX_BATCH } from './batch-queue.js';
 import type { BatchQueue } from './batch-queue.js';
 import { parseKeyId } from './key-id.js';
@@ -8,7 +8,7 @@ import { domainsOf, KEY_SELECT, toInstallation, toStoredKey } from './rows.js';
 import type { InstallationRow, KeyRow } from './rows.js';
 
 /** The key looked up, or the error of its row alone (the others of the batch are not failed by it). */
-type FoundKey = StoredKey | null | Error;
+type FoundKey = Store.StoredKey | null | Error;
 
 /**
  * The hot path's lookups go by batch (batch-queue.ts): those of every request in one event-loop

@@ -1,10 +1,12 @@
 import pg from 'pg';
 import type { PoolClient } from 'pg';
-import type { Created, KeyChangeInitiator, NewKey, NewWebhookEvent, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { Query } from './query.js';
 import { parseKeyId } from './key-id.js';
 import type { Transaction } from './transaction.js';
 import { writeWebhookEvents } from './webhook-outbox.js';
+
+type NewKey = Store.NewKey;
 
 /** PostgreSQL's unique_violation (https://www.postgresql.org/docs/15/errcodes-appendix.html). */
 const UNIQUE_VIOLATION = '23505';
@@ -64,8 +66,8 @@ async function issue(
   client: PoolClient,
   key: NewKey,
   domains: readonly string[],
-  events: readonly NewWebhookEvent[],
-): Promise<Created<'no-product' | 'dev-exists'>> {
+  events: readonly Store.NewWebhookEvent[],
+): Promise<Store.Created<'no-product' | 'dev-exists'>> {
   const product = await client.query('SELECT 1 FROM products WHERE id = $1', [key.produit]);
   if (product.rowCount === 0) {
     return { result: 'no-product' };
@@ -95,9 +97,9 @@ async function replace(
   newKey: NewKey,
   domains: readonly string[],
   now: number,
-  events: readonly NewWebhookEvent[],
-  endedBy: KeyChangeInitiator | null,
-): Promise<Created<'not-active'>> {
+  events: readonly Store.NewWebhookEvent[],
+  endedBy: Store.KeyChangeInitiator | null,
+): Promise<Store.Created<'not-active'>> {
   // End the old key first (its row stays locked until COMMIT, so a concurrent replace or revoke
   // waits, then finds it no longer active). With one live dev key per product, a regenerated dev
   // key can only be inserted once the old one is no longer active. The new key takes its lineage,

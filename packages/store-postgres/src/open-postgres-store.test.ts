@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { postgresAvailability, startPostgres } from '@licence/pg-cluster';
 import type { PostgresCluster } from '@licence/pg-cluster';
 import { SchemaVersionError } from '@licence/service';
-import type { Logger, RequestLogEntry, Store } from '@licence/service';
+import type { Logger, Store } from '@licence/service';
 import { storeContract } from '@licence/store-contract';
 import { createPool } from './create-pool.js';
 import { migrate } from './migrate.js';
@@ -787,7 +787,7 @@ describe.skipIf(!available)('PostgreSQL store', () => {
 
     it('writes 130 concurrent log entries, and a bad one fails alone, not the entries beside it, nor counted', async () => {
       const id = await createdKey(store, 1);
-      const entries: RequestLogEntry[] = Array.from({ length: 130 }, (_, i) => ({
+      const entries: Store.RequestLogEntry[] = Array.from({ length: 130 }, (_, i) => ({
         at: 10 + i,
         keyId: i % 2 === 0 ? id : null,
         host: `h${i}.fr`,

@@ -1,16 +1,16 @@
-import type { SlidingWindowOptions, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { createPool } from './create-pool.js';
 import type { PostgresStoreOptions } from './create-pool.js';
 import { openStoreOnPool } from './open-postgres-store.js';
 import { createPostgresRateLimiter } from './postgres-rate-limiter.js';
-import type { PostgresRateLimiter } from './postgres-rate-limiter.js';
+import type { PostgresRateLimiter, RateLimitSettings } from './postgres-rate-limiter.js';
 
 export interface OpenPostgresOptions extends PostgresStoreOptions {
   /**
    * The rate limit of docs/protocol.md#rate-limit (default 30 accepted requests per client in any
    * 60 s window).
    */
-  readonly rateLimit?: SlidingWindowOptions;
+  readonly rateLimit?: RateLimitSettings;
 }
 
 /** The store and the shared rate limit on one pool: what a server process runs on. */

@@ -1,11 +1,17 @@
 import { slidingWindow } from '@licence/service';
-import type { Logger, RateLimiter, SlidingWindowOptions } from '@licence/service';
+import type { Logger, RateLimiter } from '@licence/service';
 import { limiterPool } from './limiter-pool.js';
 import type { LimiterPoolOptions } from './limiter-pool.js';
 import { rateLimitHits } from './rate-limit-hits.js';
 import { windowSweeper } from './rate-limit-sweep.js';
 
-export type PostgresRateLimiterOptions = SlidingWindowOptions & {
+/**
+ * The rate limit's settings (docs/protocol.md#rate-limit), `limit` and `windowMs`, each optional:
+ * what `slidingWindow` of @licence/service checks and completes, as for the memory rate limiter.
+ */
+export type RateLimitSettings = Parameters<typeof slidingWindow>[0];
+
+export type PostgresRateLimiterOptions = RateLimitSettings & {
   /** The background sweep's failures are logged here (never a client address). */
   readonly logger?: Logger;
 } & LimiterPoolOptions;

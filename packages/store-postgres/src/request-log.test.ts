@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
-import type { RequestLogEntry, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { openPostgresStore } from './open-postgres-store.js';
 
 // Skipped with one loud line without the binaries; in CI (CI=true) this rejects instead.
@@ -24,7 +24,7 @@ async function storedDays(url: string): Promise<{ product: string; day: number; 
   }
 }
 
-function entry(produit: string | null, outcome: RequestLogEntry['outcome'], i: number): RequestLogEntry {
+function entry(produit: string | null, outcome: Store.RequestLogEntry['outcome'], i: number): Store.RequestLogEntry {
   return { at: AT + (i % 60), keyId: null, host: `h${i}.fr`, ip: '203.0.113.7', outcome, produit };
 }
 

@@ -1,12 +1,14 @@
 import pg from 'pg';
 import { asError } from '@licence/core';
 import { requireKeyId } from '@licence/service';
-import type { RequestLogEntry, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { createBatchQueue, MAX_BATCH } from './batch-queue.js';
 import type { BatchQueue } from './batch-queue.js';
 import { parseKeyId } from './key-id.js';
 import type { Query } from './query.js';
 import { utcDay } from '@licence/service';
+
+type RequestLogEntry = Store.RequestLogEntry;
 
 /** Integrity constraint violations (class 23): a fault of ONE row, not of the database. */
 function isIntegrityViolation(error: unknown): boolean {

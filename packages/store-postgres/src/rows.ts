@@ -1,6 +1,6 @@
 import { isRecord } from '@licence/core';
-import { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from '@licence/service';
-import type { BoundDomain, Installation, ProductRecord, StoredKey } from '@licence/service';
+import { storedColumn } from '@licence/service';
+import type { Store } from '@licence/service';
 
 /**
  * Rows as `pg` returns them: `bigint` (int8) columns come as decimal STRINGS (pg's default, so
@@ -24,7 +24,7 @@ export interface KeyRow {
   readonly created_at: string;
   readonly lineage: string;
   readonly ended_by: string | null;
-  /** KEY_SELECT's `opens` column (a query alias, no stored column): StoredKey `products`. */
+  /** KEY_SELECT's `opens` column (a query alias, no stored column): Store.StoredKey `products`. */
   readonly opens: readonly string[];
   readonly domains: unknown;
   /** Its own product's staging patterns (products.staging, text[]). */
@@ -90,7 +90,7 @@ function readNullableWholeSeconds(column: string, value: string | null): number 
   return value === null ? null : readWholeSeconds(column, value);
 }
 
-export function toBoundDomains(keyId: string, value: unknown): BoundDomain[] {
+export function toBoundDomains(keyId: string, value: unknown): Store.BoundDomain[] {
   if (!Array.isArray(value)) {
     throw new TypeError(`bound domains of key ${keyId}: expected a JSON array, got ${typeof value}`);
   }
@@ -110,14 +110,14 @@ export function toBoundDomains(keyId: string, value: unknown): BoundDomain[] {
   });
 }
 
-export function toStoredKey(row: KeyRow): StoredKey {
+export function toStoredKey(row: KeyRow): Store.StoredKey {
   return {
     id: row.id,
     hash: row.hash,
     hint: row.hint,
     produit: row.product_id,
-    kind: storedKeyKind(row.id, row.kind),
-    status: storedKeyStatus(row.id, row.status),
+    kind: storedColumn.keyKind(row.id, row.kind),
+    status: storedColumn.keyStatus(row.id, row.status),
     sites: row.sites,
     expiresAt: readNullableWholeSeconds('keys.expires_at', row.expires_at),
     endedAt: readNullableWholeSeconds('keys.ended_at', row.ended_at),
@@ -127,27 +127,27 @@ export function toStoredKey(row: KeyRow): StoredKey {
     products: [...row.opens],
     domains: toBoundDomains(row.id, row.domains),
     lineage: row.lineage,
-    endedBy: storedKeyEndedBy(row.id, row.ended_by),
-    staging: storedStaging(row.product_id, row.staging),
+    endedBy: storedColumn.keyEndedBy(row.id, row.ended_by),
+    staging: storedColumn.staging(row.product_id, row.staging),
   };
 }
 
-export function toInstallation(row: InstallationRow): Installation {
+export function toInstallation(row: InstallationRow): Store.Installation {
   return {
     keyId: row.id,
     hint: row.hint,
-    kind: storedKeyKind(row.id, row.kind),
-    status: storedKeyStatus(row.id, row.status),
+    kind: storedColumn.keyKind(row.id, row.kind),
+    status: storedColumn.keyStatus(row.id, row.status),
     domains: toBoundDomains(row.id, row.domains),
   };
 }
 
-export function toProductRecord(row: ProductRow): ProductRecord {
+export function toProductRecord(row: ProductRow): Store.ProductRecord {
   return {
     id: row.id,
     author: row.author,
     name: row.name,
     createdAt: readWholeSeconds('products.created_at', row.created_at),
-    staging: storedStaging(row.id, row.staging),
+    staging: storedColumn.staging(row.id, row.staging),
   };
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
-import type { ClaimedWebhookDelivery, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { openPostgresStore } from './open-postgres-store.js';
 import { WEBHOOK_CLAIM_LOCK } from './webhook-claim.js';
 
@@ -43,7 +43,7 @@ interface Ledger {
   faults: string[];
 }
 
-function take(ledger: Ledger, worker: number, delivery: ClaimedWebhookDelivery): void {
+function take(ledger: Ledger, worker: number, delivery: Store.ClaimedWebhookDelivery): void {
   if (ledger.held.has(delivery.id)) ledger.faults.push(`${delivery.id} claimed twice at once`);
   if (ledger.busy.has(delivery.endpointId)) ledger.faults.push(`${delivery.endpointId} held twice at once`);
   ledger.held.add(delivery.id);

@@ -1,4 +1,4 @@
-import type { ClaimedWebhookDelivery, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { Transaction } from './transaction.js';
 
 /**
@@ -53,7 +53,7 @@ interface ClaimRow {
   readonly secrets: readonly string[];
 }
 
-function toClaimed(row: ClaimRow): ClaimedWebhookDelivery {
+function toClaimed(row: ClaimRow): Store.ClaimedWebhookDelivery {
   return {
     id: row.id,
     endpointId: row.endpoint_id,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Created, NewWebhookEndpoint, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { Query } from './query.js';
 import type { Transaction } from './transaction.js';
 import { ENDPOINT_SELECT, toEndpointRecord } from './webhook-rows.js';
@@ -30,9 +30,9 @@ const INSERT = `
  */
 async function addUnderQuota(
   transaction: Transaction,
-  endpoint: NewWebhookEndpoint & { readonly author: string },
+  endpoint: Store.NewWebhookEndpoint & { readonly author: string },
   perAuthor: number,
-): Promise<Created<'no-author' | 'too-many'>> {
+): Promise<Store.Created<'no-author' | 'too-many'>> {
   const { id, author, url, events, createdAt, secret } = endpoint;
   return transaction(async (client) => {
     const found = await client.query('SELECT 1 FROM authors WHERE id = $1 FOR NO KEY UPDATE', [author]);

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';
 import { webhookDeliveryId } from '@licence/service';
-import type { NewKey, NewWebhookEvent, Store, WebhookEventType } from '@licence/service';
+import type { Store, WebhookEventType } from '@licence/service';
 import { openPostgresStore } from './open-postgres-store.js';
 
 // Skipped with one loud line without the binaries; in CI (CI=true) this rejects instead.
@@ -11,13 +11,13 @@ const postgres = await throwawayPostgres('store-postgres webhook outbox');
 const SECRET = `whsec_${'A'.repeat(43)}=`;
 let hashes = 0;
 
-function newKey(fields: Partial<NewKey> = {}): NewKey {
+function newKey(fields: Partial<Store.NewKey> = {}): Store.NewKey {
   hashes += 1;
   const hash = hashes.toString(16).padStart(64, 'a');
   return { hash, hint: 'K7Q2', produit: 'theme', kind: 'buyer', sites: 1, expiresAt: null, createdAt: 10, ...fields };
 }
 
-function event(id: string, type: WebhookEventType, fields: Partial<NewWebhookEvent> = {}): NewWebhookEvent {
+function event(id: string, type: WebhookEventType, fields: Partial<Store.NewWebhookEvent> = {}): Store.NewWebhookEvent {
   return { id, type, produit: 'theme', at: 20, body: `{"type":"${type}"}`, dedupe: null, ...fields };
 }
 

@@ -1,6 +1,6 @@
 import type { PoolClient } from 'pg';
 import { webhookDeliveryId } from '@licence/service';
-import type { NewWebhookEvent, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { Query } from './query.js';
 import type { Transaction } from './transaction.js';
 
@@ -51,7 +51,7 @@ const WRITE = `
  */
 export async function writeWebhookEvents(
   client: PoolClient,
-  events: readonly NewWebhookEvent[],
+  events: readonly Store.NewWebhookEvent[],
 ): Promise<readonly string[]> {
   if (events.length === 0) {
     return [];

@@ -1,6 +1,6 @@
 import { isRecord } from '@licence/core';
-import { storedDeliveryStatus, storedEventType } from '@licence/service';
-import type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '@licence/service';
+import { storedColumn } from '@licence/service';
+import type { Store } from '@licence/service';
 import { readWholeSeconds } from './rows.js';
 
 /**
@@ -41,18 +41,18 @@ export const DELIVERY_COLUMNS = `
                                               'duration_ms', a.duration_ms) ORDER BY a.seq)
               FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts`;
 
-export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
+export function toEndpointRecord(row: EndpointRow): Store.WebhookEndpointRecord {
   const where = `webhook_endpoints.events of ${row.id}`;
   return {
     id: row.id,
     author: row.author,
     url: row.url,
-    events: row.events.map((value) => storedEventType(where, value)),
+    events: row.events.map((value) => storedColumn.eventType(where, value)),
     createdAt: readWholeSeconds('webhook_endpoints.created_at', row.created_at),
   };
 }
 
-function toAttemptRecord(deliveryId: string, item: unknown): WebhookAttemptRecord {
+function toAttemptRecord(deliveryId: string, item: unknown): Store.WebhookAttemptRecord {
   const where = `webhook_attempts of ${deliveryId}`;
   if (!isRecord(item)) {
     throw new TypeError(`${where}: expected objects`);
@@ -69,7 +69,7 @@ function toAttemptRecord(deliveryId: string, item: unknown): WebhookAttemptRecor
   return { at: readWholeSeconds('webhook_attempts.at', at), status, error, durationMs };
 }
 
-export function toDeliveryRecord(row: DeliveryRow): WebhookDeliveryRecord {
+export function toDeliveryRecord(row: DeliveryRow): Store.WebhookDeliveryRecord {
   if (!Array.isArray(row.attempts)) {
     throw new TypeError(`webhook_attempts of ${row.id}: expected a JSON array`);
   }
@@ -77,9 +77,9 @@ export function toDeliveryRecord(row: DeliveryRow): WebhookDeliveryRecord {
     id: row.id,
     endpointId: row.endpoint_id,
     eventId: row.event_id,
-    type: storedEventType(`webhook_events.type of ${row.event_id}`, row.type),
+    type: storedColumn.eventType(`webhook_events.type of ${row.event_id}`, row.type),
     createdAt: readWholeSeconds('webhook_events.at', row.at),
-    status: storedDeliveryStatus(row.id, row.status),
+    status: storedColumn.deliveryStatus(row.id, row.status),
     nextAttemptAt:
       row.next_attempt_at === null ? null : readWholeSeconds('webhook_deliveries.next_attempt_at', row.next_attempt_at),
     attempts: row.attempts.map((item: unknown) => toAttemptRecord(row.id, item)),

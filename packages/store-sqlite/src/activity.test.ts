@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestLogEntry, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { readRequestLog } from '../test/database-files.js';
+
+type RequestLogEntry = Store.RequestLogEntry;
 
 const T0 = 1_790_000_000;
 const DAY = Math.floor(T0 / 86400);

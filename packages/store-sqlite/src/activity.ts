@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import { storedOutcome, utcDay } from '@licence/service';
-import type { ActivityCount, RequestLogEntry, Store } from '@licence/service';
+import { storedColumn, utcDay } from '@licence/service';
+import type { Store } from '@licence/service';
 
 interface ActivityRow {
   readonly day: number;
@@ -15,7 +15,7 @@ export interface ActivityDays {
    * counts nowhere. Called inside the write that logs the line (request-log.ts), so both commit
    * or neither does.
    */
-  readonly count: (entry: RequestLogEntry) => void;
+  readonly count: (entry: Store.RequestLogEntry) => void;
   /** Deletes the counts of the days before `firstKeptDay` (the purge, purge-request-log.ts). */
   readonly purgeBefore: (firstKeptDay: number) => number;
 }
@@ -46,9 +46,9 @@ export function activityReads(db: Database.Database): Pick<Store, 'activity'> {
   return {
     async activity(productId, fromDay, toDay) {
       return range.all(productId, fromDay, toDay).map(
-        (row): ActivityCount => ({
+        (row): Store.ActivityCount => ({
           day: row.day,
-          outcome: storedOutcome('activity_days.outcome', row.outcome),
+          outcome: storedColumn.outcome('activity_days.outcome', row.outcome),
           count: row.count,
         }),
       );

@@ -1,10 +1,12 @@
 import type Database from 'better-sqlite3';
-import { storedKeyKind, storedKeyStatus } from '@licence/service';
-import type { Installation, Store, StoredKey } from '@licence/service';
+import { storedColumn } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { BoundDomainStatements } from './bound-domains.js';
 import { formatRowId, parseRowId } from './row-id.js';
 import { toBoundDomain, toStoredKey } from './rows.js';
 import type { DomainRow, KeyRow } from './rows.js';
+
+type StoredKey = Store.StoredKey;
 
 /**
  * A key's columns, with its product's staging patterns (StoredKey `staging`) by a join on the
@@ -60,7 +62,7 @@ export function keyReads(
     // docs/protocol.md#key-lifecycle: a dev key opens every product of its author, including ones
     // added after it.
     const products =
-      storedKeyKind(row.id, row.kind) === 'dev'
+      storedColumn.keyKind(row.id, row.kind) === 'dev'
         ? sql.productsOfAuthorOf.all(row.product_id).map((p) => p.id)
         : [row.product_id];
     return toStoredKey(row, products, domains.ofKey.all(row.id));
@@ -75,7 +77,7 @@ export function keyReads(
     const first = rows[0];
     if (first === undefined) return null;
     // A dev key also needs its author's products: the two-statement read, in a transaction.
-    if (storedKeyKind(first.id, first.kind) === 'dev') return keyByHashInTransaction(hash);
+    if (storedColumn.keyKind(first.id, first.kind) === 'dev') return keyByHashInTransaction(hash);
     const found = first.domain === null ? [] : (rows as DomainRow[]);
     return toStoredKey(first, [first.product_id], found);
   }
@@ -83,12 +85,12 @@ export function keyReads(
     const row = sql.byId.get(id);
     return row === undefined ? null : fullKey(row);
   });
-  const installations = db.transaction((productId: string): Installation[] =>
+  const installations = db.transaction((productId: string): Store.Installation[] =>
     sql.ofProduct.all(productId).map((row) => ({
       keyId: formatRowId(row.id),
       hint: row.hint,
-      kind: storedKeyKind(row.id, row.kind),
-      status: storedKeyStatus(row.id, row.status),
+      kind: storedColumn.keyKind(row.id, row.kind),
+      status: storedColumn.keyStatus(row.id, row.status),
       domains: domains.ofKey.all(row.id).map(toBoundDomain),
     })),
   );

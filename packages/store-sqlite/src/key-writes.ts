@@ -1,9 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { Created, KeyChangeInitiator, NewKey, NewWebhookEvent, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { insertDomains } from './bound-domains.js';
 import type { BoundDomainStatements } from './bound-domains.js';
 import { formatRowId, parseRowId } from './row-id.js';
 import type { WebhookOutbox } from './webhook-outbox.js';
+
+type NewKey = Store.NewKey;
+type NewWebhookEvent = Store.NewWebhookEvent;
 
 const NO_EVENTS: readonly NewWebhookEvent[] = [];
 
@@ -72,7 +75,7 @@ function insertTransaction({ db, sql, domains, outbox }: KeyWriteContext) {
       key: NewKey,
       list: readonly string[],
       events: readonly NewWebhookEvent[],
-    ): Created<'no-product' | 'dev-exists'> => {
+    ): Store.Created<'no-product' | 'dev-exists'> => {
       if (sql.productExists.get(key.produit) === undefined) {
         return { result: 'no-product' };
       }
@@ -100,8 +103,8 @@ function replaceTransaction({ db, sql, domains, outbox }: KeyWriteContext) {
       list: readonly string[],
       now: number,
       events: readonly NewWebhookEvent[],
-      endedBy: KeyChangeInitiator | null,
-    ): Created<'not-active'> => {
+      endedBy: Store.KeyChangeInitiator | null,
+    ): Store.Created<'not-active'> => {
       // End the old key first: with one live dev key per product (index keys_one_live_dev), a
       // regenerated dev key can only be inserted once the old one is no longer active.
       const ended = sql.end.get(status, now, endedBy, oldId);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewWebhookEvent, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { WEBHOOK_PURGE_CHUNK } from './purge-webhook-events.js';
 import { foundInFiles } from '../test/database-files.js';
@@ -17,7 +17,7 @@ function newKeyText(i: number): string {
   return `ZQ${String(1000 + i)}-AAAAA-BBBBB-CCCCC-DDDDD`;
 }
 
-function regenerated(i: number, at: number): NewWebhookEvent {
+function regenerated(i: number, at: number): Store.NewWebhookEvent {
   const body = JSON.stringify({
     type: 'key.regenerated',
     data: { hint: 'AB12', cle: newKeyText(i), produit: 'theme' },

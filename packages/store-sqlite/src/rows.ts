@@ -1,5 +1,5 @@
-import { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from '@licence/service';
-import type { AuthorRecord, AuthorTokenRecord, BoundDomain, ProductRecord, StoredKey } from '@licence/service';
+import { storedColumn } from '@licence/service';
+import type { Store } from '@licence/service';
 import { formatRowId } from './row-id.js';
 
 /**
@@ -60,11 +60,11 @@ export interface AuthorTokenRow {
   readonly last_used_at: number | null;
 }
 
-export function toAuthorRecord(row: AuthorRow): AuthorRecord {
+export function toAuthorRecord(row: AuthorRow): Store.AuthorRecord {
   return { id: row.id, name: row.name, createdAt: row.created_at };
 }
 
-export function toAuthorTokenRecord(row: AuthorTokenRow): AuthorTokenRecord {
+export function toAuthorTokenRecord(row: AuthorTokenRow): Store.AuthorTokenRecord {
   return {
     id: row.id,
     authorId: row.author_id,
@@ -74,28 +74,28 @@ export function toAuthorTokenRecord(row: AuthorTokenRow): AuthorTokenRecord {
   };
 }
 
-export function toBoundDomain(row: DomainRow): BoundDomain {
+export function toBoundDomain(row: DomainRow): Store.BoundDomain {
   return { domain: row.domain, firstSeen: row.first_seen, lastSeen: row.last_seen };
 }
 
-export function toProductRecord(row: ProductRow): ProductRecord {
+export function toProductRecord(row: ProductRow): Store.ProductRecord {
   return {
     id: row.id,
     author: row.author,
     name: row.name,
     createdAt: row.created_at,
-    staging: storedStaging(row.id, JSON.parse(row.staging)),
+    staging: storedColumn.staging(row.id, JSON.parse(row.staging)),
   };
 }
 
-export function toStoredKey(row: KeyRow, products: readonly string[], domains: readonly DomainRow[]): StoredKey {
+export function toStoredKey(row: KeyRow, products: readonly string[], domains: readonly DomainRow[]): Store.StoredKey {
   return {
     id: formatRowId(row.id),
     hash: row.hash,
     hint: row.hint,
     produit: row.product_id,
-    kind: storedKeyKind(row.id, row.kind),
-    status: storedKeyStatus(row.id, row.status),
+    kind: storedColumn.keyKind(row.id, row.kind),
+    status: storedColumn.keyStatus(row.id, row.status),
     sites: row.sites,
     expiresAt: row.expires_at,
     endedAt: row.ended_at,
@@ -105,7 +105,7 @@ export function toStoredKey(row: KeyRow, products: readonly string[], domains: r
     products,
     domains: domains.map(toBoundDomain),
     lineage: formatRowId(row.lineage),
-    endedBy: storedKeyEndedBy(row.id, row.ended_by),
-    staging: storedStaging(row.product_id, JSON.parse(row.staging)),
+    endedBy: storedColumn.keyEndedBy(row.id, row.ended_by),
+    staging: storedColumn.staging(row.product_id, JSON.parse(row.staging)),
   };
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { WebhookFanout } from './webhook-fanout.js';
-import type { ClaimedWebhookDelivery, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 
 interface ClaimRow {
   readonly id: string;
@@ -62,7 +62,7 @@ const MAX_FANOUT_SLICES = 1000;
 export function webhookClaim(db: Database.Database, fanOut: WebhookFanout): Pick<Store, 'claimWebhookDeliveries'> {
   const sql = claimStatements(db);
 
-  const claim = db.transaction((now: number, leaseUntil: number, limit: number): ClaimedWebhookDelivery[] => {
+  const claim = db.transaction((now: number, leaseUntil: number, limit: number): Store.ClaimedWebhookDelivery[] => {
     fanOut();
     return sql.due.all({ now, limit }).map((row) => {
       sql.lease.run(leaseUntil, row.id);

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { WebhookFanout } from './webhook-fanout.js';
-import type { Store, WebhookAttemptOutcome, WebhookAttemptRecord, WebhookDeliveryRecord } from '@licence/service';
+import type { Store } from '@licence/service';
 import { DELIVERY_COLUMNS, toDeliveryRecord } from './webhook-rows.js';
 import type { AttemptRow, DeliveryRow } from './webhook-rows.js';
 
@@ -42,7 +42,8 @@ export function webhookDeliveries(
 ): Pick<Store, 'listWebhookDeliveries' | 'retryWebhookDelivery' | 'finishWebhookAttempt'> {
   const sql = deliveryStatements(db);
 
-  const withAttempts = (row: DeliveryRow): WebhookDeliveryRecord => toDeliveryRecord(row, sql.attempts.all(row.id));
+  const withAttempts = (row: DeliveryRow): Store.WebhookDeliveryRecord =>
+    toDeliveryRecord(row, sql.attempts.all(row.id));
 
   // One transaction: the events written since the last fan-out get their deliveries first
   // (webhook-fanout.ts), then the deliveries and their attempts are read from one snapshot.
@@ -61,7 +62,7 @@ export function webhookDeliveries(
   });
 
   const finish = db.transaction(
-    (deliveryId: string, attempt: WebhookAttemptRecord, outcome: WebhookAttemptOutcome): void => {
+    (deliveryId: string, attempt: Store.WebhookAttemptRecord, outcome: Store.WebhookAttemptOutcome): void => {
       const before = sql.count.get(deliveryId);
       if (before === undefined) {
         // Deleted meanwhile (its endpoint was): nothing to record.

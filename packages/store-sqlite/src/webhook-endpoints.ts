@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { NewWebhookEndpoint, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { WebhookFanout } from './webhook-fanout.js';
 import { ENDPOINT_COLUMNS, toEndpointRecord } from './webhook-rows.js';
 import type { EndpointRow } from './webhook-rows.js';
@@ -52,7 +52,7 @@ export function webhookEndpoints(
 
   // BEGIN IMMEDIATE (`add.immediate`): the count and the insert hold the write lock together, so
   // two processes adding at once on one file never pass the quota (docs/protocol.md#endpoints).
-  const add = db.transaction((endpoint: NewWebhookEndpoint, perAuthor: number | undefined): AddResult => {
+  const add = db.transaction((endpoint: Store.NewWebhookEndpoint, perAuthor: number | undefined): AddResult => {
     // The events written before it go to the endpoints that existed then (webhook-fanout.ts).
     fanOut();
     const { id, author, url, events, createdAt } = endpoint;

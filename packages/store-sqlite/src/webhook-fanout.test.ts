@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { webhookDeliveryId, type NewWebhookEndpoint, type NewWebhookEvent, type Store } from '@licence/service';
+import { type Store, webhookDeliveryId } from '@licence/service';
 import { openSqliteStore } from './open-sqlite-store.js';
 import { CLAIM_FANOUT_SLICE } from './webhook-claim.js';
 
@@ -21,7 +21,7 @@ function outboxState(file: string): { deliveries: number; cursor: number } {
   }
 }
 
-const event = (id: string): NewWebhookEvent => ({
+const event = (id: string): Store.NewWebhookEvent => ({
   id,
   type: 'verdict.refused',
   produit: 'theme',
@@ -30,7 +30,7 @@ const event = (id: string): NewWebhookEvent => ({
   dedupe: null,
 });
 
-const endpoint = (id: string): NewWebhookEndpoint => ({
+const endpoint = (id: string): Store.NewWebhookEndpoint => ({
   id,
   author: 'alice',
   url: `https://shop.example/${id}`,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { NewWebhookEvent, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import type { WriteBatcher } from './write-batcher.js';
 
 /** Writes events into the outbox; to be called INSIDE the transaction of the change that causes them. */
@@ -9,7 +9,7 @@ export interface WebhookOutbox {
    * are made by the next fan-out (webhook-fanout.ts). A taken event id throws (ids are random: a
    * caller's bug), and with it the whole transaction.
    */
-  write(events: readonly NewWebhookEvent[]): number;
+  write(events: readonly Store.NewWebhookEvent[]): number;
 }
 
 function outboxStatements(db: Database.Database) {

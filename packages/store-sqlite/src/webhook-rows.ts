@@ -1,10 +1,5 @@
-import { storedDeliveryStatus, storedEventType } from '@licence/service';
-import type {
-  WebhookAttemptRecord,
-  WebhookDeliveryRecord,
-  WebhookEndpointRecord,
-  WebhookEventType,
-} from '@licence/service';
+import { storedColumn } from '@licence/service';
+import type { Store, WebhookEventType } from '@licence/service';
 
 /**
  * The webhook tables' rows as better-sqlite3 returns them (column names of migration step 4), and
@@ -50,10 +45,10 @@ export function storedEventTypes(endpointId: string, text: string): WebhookEvent
   if (!Array.isArray(parsed)) {
     throw new TypeError(`${where}: expected a JSON array`);
   }
-  return parsed.map((value: unknown) => storedEventType(where, value));
+  return parsed.map((value: unknown) => storedColumn.eventType(where, value));
 }
 
-export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
+export function toEndpointRecord(row: EndpointRow): Store.WebhookEndpointRecord {
   return {
     id: row.id,
     author: row.author,
@@ -63,18 +58,18 @@ export function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
   };
 }
 
-export function toAttemptRecord(row: AttemptRow): WebhookAttemptRecord {
+export function toAttemptRecord(row: AttemptRow): Store.WebhookAttemptRecord {
   return { at: row.at, status: row.status, error: row.error, durationMs: row.duration_ms };
 }
 
-export function toDeliveryRecord(row: DeliveryRow, attempts: readonly AttemptRow[]): WebhookDeliveryRecord {
+export function toDeliveryRecord(row: DeliveryRow, attempts: readonly AttemptRow[]): Store.WebhookDeliveryRecord {
   return {
     id: row.id,
     endpointId: row.endpoint_id,
     eventId: row.event_id,
-    type: storedEventType(`webhook_events.type of ${row.event_id}`, row.type),
+    type: storedColumn.eventType(`webhook_events.type of ${row.event_id}`, row.type),
     createdAt: row.at,
-    status: storedDeliveryStatus(row.id, row.status),
+    status: storedColumn.deliveryStatus(row.id, row.status),
     nextAttemptAt: row.next_attempt_at,
     attempts: attempts.map(toAttemptRecord),
   };

@@ -1,4 +1,6 @@
-import type { NewKey, Store } from '@licence/service';
+import type { Store } from '@licence/service';
+
+type NewKey = Store.NewKey;
 
 /** A buyer key of the product `theme` for one site, as these tests store it; `fields` changes any part. */
 export function themeKey(hash: string, fields: Partial<NewKey> = {}): NewKey {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ActivityCount, RequestLogEntry, Store, VerdictOutcome } from '@licence/service';
+import type { Store } from '@licence/service';
 import { dayOf, product, T0 } from './contract-context.js';
 import type { ContractContext } from './contract-context.js';
 
@@ -8,7 +8,7 @@ const DAY = dayOf(T0);
 const MIDNIGHT = DAY * 86400;
 
 /** Counts sorted by day, then outcome: the port answers them in any order. */
-function sorted(counts: readonly ActivityCount[]): ActivityCount[] {
+function sorted(counts: readonly Store.ActivityCount[]): Store.ActivityCount[] {
   return [...counts].sort((a, b) => a.day - b.day || a.outcome.localeCompare(b.outcome));
 }
 
@@ -39,8 +39,8 @@ export function activityContract(context: ContractContext): void {
     });
 
     /** Logs one verdict of the dev key (it opens both products) for `produit`. */
-    function verdict(at: number, outcome: VerdictOutcome, produit: string | null = 'theme'): Promise<void> {
-      const entry: RequestLogEntry = { at, keyId, host: 'a.fr', ip: '203.0.113.7', outcome, produit };
+    function verdict(at: number, outcome: Store.VerdictOutcome, produit: string | null = 'theme'): Promise<void> {
+      const entry: Store.RequestLogEntry = { at, keyId, host: 'a.fr', ip: '203.0.113.7', outcome, produit };
       return store.logRequest(entry);
     }
 

@@ -1,22 +1,22 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { AuthorRecord, NewAuthorToken, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { product, T0 } from './contract-context.js';
 import type { ContractContext } from './contract-context.js';
 
-function author(id: string, createdAt = T0): AuthorRecord {
+function author(id: string, createdAt = T0): Store.AuthorRecord {
   return { id, name: `Author ${id}`, createdAt };
 }
 
 let hashes = 0;
 
 /** A new token record with a unique, well-formed SHA-256 hex (the store never sees the token). */
-function token(id: string, authorId: string, createdAt = T0, label: string | null = null): NewAuthorToken {
+function token(id: string, authorId: string, createdAt = T0, label: string | null = null): Store.NewAuthorToken {
   hashes += 1;
   return { id, authorId, hash: hashes.toString(16).padStart(64, 'b'), label, createdAt };
 }
 
 /** A token as listed: never the hash. */
-function listed(added: NewAuthorToken, lastUsedAt: number | null = null) {
+function listed(added: Store.NewAuthorToken, lastUsedAt: number | null = null) {
   return { id: added.id, authorId: added.authorId, label: added.label, createdAt: added.createdAt, lastUsedAt };
 }
 

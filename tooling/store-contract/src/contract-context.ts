@@ -1,4 +1,4 @@
-import type { ProductRecord, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 
 /**
  * A request-log row as the storage itself holds it. The port has no read of the log (the service
@@ -30,6 +30,11 @@ export function dayOf(at: number): number {
   return Math.floor(at / 86400);
 }
 
-export function product(id: string, author = 'alice', createdAt = T0, staging: readonly string[] = []): ProductRecord {
+export function product(
+  id: string,
+  author = 'alice',
+  createdAt = T0,
+  staging: readonly string[] = [],
+): Store.ProductRecord {
   return { id, author, name: `Product ${id}`, createdAt, staging };
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { KeyChangeInitiator, NewKey, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { product, T0 } from './contract-context.js';
 import type { ContractContext } from './contract-context.js';
 
@@ -8,7 +8,7 @@ const DAY = 86400;
 let hashes = 0;
 
 /** A new buyer key of `produit` with a unique, well-formed SHA-256 hex (the store never sees the key). */
-function buyerKey(produit = 'theme', createdAt = T0): NewKey {
+function buyerKey(produit = 'theme', createdAt = T0): Store.NewKey {
   hashes += 1;
   return {
     hash: hashes.toString(16).padStart(64, 'd'),
@@ -21,7 +21,7 @@ function buyerKey(produit = 'theme', createdAt = T0): NewKey {
   };
 }
 
-async function inserted(store: Store, key: NewKey): Promise<string> {
+async function inserted(store: Store, key: Store.NewKey): Promise<string> {
   const outcome = await store.insertKey(key);
   if (outcome.result !== 'created') throw new Error(`insertKey: expected created, got ${outcome.result}`);
   return outcome.id;
@@ -32,7 +32,7 @@ async function replaced(
   oldId: string,
   status: 'transfert' | 'regeneration',
   now: number,
-  initiatedBy?: KeyChangeInitiator,
+  initiatedBy?: Store.KeyChangeInitiator,
 ): Promise<string> {
   const outcome = await store.replaceKey(oldId, status, buyerKey('theme', now), [], now, [], initiatedBy);
   if (outcome.result !== 'created') throw new Error(`replaceKey: expected created, got ${outcome.result}`);
@@ -62,7 +62,7 @@ export function lineageContract(context: ContractContext): void {
     });
 
     it('records who ended a key as its endedBy, null when not said, and never on a revocation', async () => {
-      const ended: Record<string, KeyChangeInitiator | null> = {};
+      const ended: Record<string, Store.KeyChangeInitiator | null> = {};
       for (const by of ['operator', 'author', 'buyer'] as const) {
         const id = await inserted(store, buyerKey());
         const next = await replaced(store, id, 'transfert', T0 + 5, by);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { NewKey, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { product, T0 } from './contract-context.js';
 import type { ContractContext } from './contract-context.js';
 
 let hashes = 0;
 
 /** A new buyer key of `theme` with a unique, well-formed SHA-256 hex (the store never sees the key). */
-function buyerKey(): NewKey {
+function buyerKey(): Store.NewKey {
   hashes += 1;
   return {
     hash: hashes.toString(16).padStart(64, 'e'),
@@ -19,7 +19,7 @@ function buyerKey(): NewKey {
   };
 }
 
-async function inserted(store: Store, key: NewKey): Promise<string> {
+async function inserted(store: Store, key: Store.NewKey): Promise<string> {
   const outcome = await store.insertKey(key);
   if (outcome.result !== 'created') throw new Error(`insertKey: expected created, got ${outcome.result}`);
   return outcome.id;

@@ -1,17 +1,10 @@
-import type {
-  NewKey,
-  NewWebhookEndpoint,
-  NewWebhookEvent,
-  Store,
-  WebhookAttemptOutcome,
-  WebhookAttemptRecord,
-  WebhookDeliveryRecord,
-  WebhookEndpointRecord,
-} from '@licence/service';
+import type { Store } from '@licence/service';
 import { WEBHOOK_EVENT_TYPES } from '@licence/service';
 import type { WebhookEventType } from '@licence/service';
 import { product, T0 } from './contract-context.js';
 import type { ContractContext } from './contract-context.js';
+
+type NewKey = Store.NewKey;
 
 /**
  * What the webhook parts of the contract (contract-webhooks.ts, contract-webhook-deliveries.ts)
@@ -24,12 +17,12 @@ export function endpoint(
   author: string | null = 'alice',
   events: readonly WebhookEventType[] = WEBHOOK_EVENT_TYPES,
   createdAt = T0,
-): NewWebhookEndpoint {
+): Store.NewWebhookEndpoint {
   return { id, author, url: `https://shop.example/${id}`, events, createdAt, secret: `whsec_test_${id}` };
 }
 
 /** The endpoint as listed: never its secret. */
-export function listed(added: NewWebhookEndpoint): WebhookEndpointRecord {
+export function listed(added: Store.NewWebhookEndpoint): Store.WebhookEndpointRecord {
   const { secret: _secret, ...record } = added;
   return record;
 }
@@ -40,12 +33,12 @@ export function event(
   produit = 'theme',
   at = T0,
   dedupe: string | null = null,
-): NewWebhookEvent {
+): Store.NewWebhookEvent {
   return { id, type, produit, at, body: JSON.stringify({ type, id }), dedupe };
 }
 
 /** An attempt as the deliverer records it: a status, or null and why. */
-export function attempt(at: number, status: number | null = 500): WebhookAttemptRecord {
+export function attempt(at: number, status: number | null = 500): Store.WebhookAttemptRecord {
   return { at, status, error: status === null ? 'timeout after 15 s' : null, durationMs: 12 };
 }
 
@@ -65,12 +58,12 @@ export interface Kit {
   /** Event ids of the endpoint's deliveries, newest first. */
   readonly eventIds: (endpointId: string) => Promise<string[]>;
   /** The endpoint's one delivery of `eventId`, or undefined. */
-  readonly delivery: (endpointId: string, eventId: string) => Promise<WebhookDeliveryRecord | undefined>;
+  readonly delivery: (endpointId: string, eventId: string) => Promise<Store.WebhookDeliveryRecord | undefined>;
   /** Claims at `now` (a lease of 30 s, up to 100) and answers the claimed delivery ids. */
   readonly claim: (now: number) => Promise<string[]>;
   /** Claims at `now` and finishes each claimed delivery with `outcome` (status 204 when delivered, else 500). */
-  readonly settle: (now: number, outcome: WebhookAttemptOutcome) => Promise<string[]>;
-  readonly created: (key: NewKey, events?: readonly NewWebhookEvent[]) => Promise<string>;
+  readonly settle: (now: number, outcome: Store.WebhookAttemptOutcome) => Promise<string[]>;
+  readonly created: (key: NewKey, events?: readonly Store.NewWebhookEvent[]) => Promise<string>;
 }
 
 export function kit(context: ContractContext): Kit {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewKey, RequestLogEntry, Store } from '@licence/service';
+import type { Store } from '@licence/service';
 import { activityContract } from './contract-activity.js';
 import { authorsContract } from './contract-authors.js';
 import { product, T0 } from './contract-context.js';
@@ -7,6 +7,8 @@ import type { ContractContext, StoredLogRow } from './contract-context.js';
 import { lineageContract } from './contract-lineage.js';
 import { stagingContract } from './contract-staging.js';
 import { webhooksContract } from './contract-webhooks.js';
+
+type NewKey = Store.NewKey;
 
 export type { StoredLogRow } from './contract-context.js';
 
@@ -467,7 +469,7 @@ export function storeContract(name: string, open: () => Promise<OpenedStore>): v
         await store.addProduct(product('theme'));
         const keyId = await created(newKey({ sites: 1 }));
         await store.bindDomain(keyId, 'a.fr', 1, T0);
-        const entries: RequestLogEntry[] = [
+        const entries: Store.RequestLogEntry[] = [
           { at: T0 - 400, keyId, host: 'a.fr', ip: '203.0.113.7', outcome: 'ok', produit: 'theme' },
           { at: T0 - 300, keyId: null, host: 'b.fr', ip: '2001:db8::1', outcome: 'inconnue', produit: null },
           { at: T0 - 100, keyId, host: 'shop.a.fr', ip: '198.51.100.2', outcome: 'autre_domaine', produit: 'theme' },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { storedOutcome, utcDay } from './activity-day.js';
+import { utcDay } from './activity-day.js';
+import { storedColumn } from './stored-column.js';
 
 describe('utcDay', () => {
   it('counts whole UTC days since the epoch, rounding down before 1970 too', () => {
@@ -12,12 +13,12 @@ describe('utcDay', () => {
 describe('storedOutcome', () => {
   it('takes ok, essai and every motif', () => {
     for (const value of ['ok', 'essai', 'autre_domaine', 'revocation', 'inconnue']) {
-      expect(storedOutcome('row', value)).toBe(value);
+      expect(storedColumn.outcome('row', value)).toBe(value);
     }
   });
 
   it('refuses anything else, naming the row', () => {
-    expect(() => storedOutcome('activity_days.outcome', 'OK')).toThrow(
+    expect(() => storedColumn.outcome('activity_days.outcome', 'OK')).toThrow(
       'activity_days.outcome: expected one of ok, essai, autre_domaine',
     );
   });

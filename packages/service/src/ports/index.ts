@@ -1,5 +1,5 @@
 // ports/: the wing's one door (CONTRIBUTING.md#architecture). This file only re-exports.
-export { DAY_SECONDS, storedOutcome, utcDay } from './activity-day.js';
+export { DAY_SECONDS, utcDay } from './activity-day.js';
 export { createMemoryRateLimiter } from './memory-rate-limiter.js';
 export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './memory-rate-limiter.js';
 export { randomBytes } from './node-random.js';
@@ -39,5 +39,5 @@ export type {
   WebhookDeliveryStatus,
   WebhookEndpointRecord,
 } from './store-port.js';
-export { storedKeyEndedBy, storedKeyKind, storedKeyStatus, storedStaging } from './stored-key-fields.js';
-export { WEBHOOK_DELIVERY_STATUSES, storedDeliveryStatus, storedEventType } from './stored-webhook-fields.js';
+export { storedColumn } from './stored-column.js';
+export { WEBHOOK_DELIVERY_STATUSES } from './stored-webhook-fields.js';

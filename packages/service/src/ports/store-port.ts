@@ -39,254 +39,286 @@ export interface RateLimiter {
 }
 
 /**
- * docs/protocol.md#key-lifecycle: a product, and the author whose development key opens all their
- * products.
+ * The Store port's records (docs/protocol.md#key-lifecycle, #privacy, #webhooks), a type-only
+ * namespace merged into the `Store` interface below: a store names them `Store.StoredKey`,
+ * `Store.NewKey`... and imports only `Store` for them. The service's own wings use the aliases
+ * after it, under the same names (ports/index.ts).
  */
-export interface ProductRecord {
-  readonly id: string;
-  readonly author: string;
-  readonly name: string;
-  readonly createdAt: number;
+export declare namespace Store {
   /**
-   * The product's own staging host patterns (docs/protocol.md#staging-hosts), normalised by core's
-   * `parseStagingPattern`, in the order the author gave them; [] when none.
+   * docs/protocol.md#key-lifecycle: a product, and the author whose development key opens all their
+   * products.
    */
-  readonly staging: readonly string[];
-}
+  export interface ProductRecord {
+    readonly id: string;
+    readonly author: string;
+    readonly name: string;
+    readonly createdAt: number;
+    /**
+     * The product's own staging host patterns (docs/protocol.md#staging-hosts), normalised by core's
+     * `parseStagingPattern`, in the order the author gave them; [] when none.
+     */
+    readonly staging: readonly string[];
+  }
 
-/** What `updateProduct` changes: each field given replaces the stored one. */
-export interface ProductChange {
-  readonly name?: string;
-  readonly staging?: readonly string[];
-}
+  /** What `updateProduct` changes: each field given replaces the stored one. */
+  export interface ProductChange {
+    readonly name?: string;
+    readonly staging?: readonly string[];
+  }
 
-/** Who ended a key by replacing it (docs/protocol.md#webhooks `data.initiatedBy`). */
-export type KeyChangeInitiator = 'operator' | 'author' | 'buyer';
+  /** Who ended a key by replacing it (docs/protocol.md#webhooks `data.initiatedBy`). */
+  export type KeyChangeInitiator = 'operator' | 'author' | 'buyer';
 
-/** A bound registrable domain (docs/protocol.md#privacy): first and last seen. */
-export interface BoundDomain {
-  readonly domain: string;
-  readonly firstSeen: number;
-  readonly lastSeen: number;
-}
+  /** A bound registrable domain (docs/protocol.md#privacy): first and last seen. */
+  export interface BoundDomain {
+    readonly domain: string;
+    readonly firstSeen: number;
+    readonly lastSeen: number;
+  }
 
-/**
- * A key as stored (docs/protocol.md#key-lifecycle): never the key itself, only SHA-256 of the
- * normalised key (hex) and its last four characters for display.
- */
-export interface StoredKey {
-  /** Opaque store id; never shown to buyers. */
-  readonly id: string;
-  /** SHA-256 of the normalised key, lower-case hex. */
-  readonly hash: string;
-  /** The last four characters of the normalised key. */
-  readonly hint: string;
-  readonly produit: string;
-  readonly kind: KeyKind;
-  readonly status: KeyStatus;
-  /** Domains the key may bind (buyer: N, default 1; trial: N; dev: 0, it binds nothing). */
-  readonly sites: number;
-  /** Trial end; null for other kinds. */
-  readonly expiresAt: number | null;
-  /** When it was replaced or revoked; null while active. */
-  readonly endedAt: number | null;
-  /** Revocation reason, for the author only; null otherwise. */
-  readonly reason: string | null;
-  /** Id of the key that replaced it (regenerate, transfer); null otherwise. */
-  readonly replacedBy: string | null;
-  readonly createdAt: number;
-  /** Products the key opens: its own, or for a dev key all of its author's products. */
-  readonly products: readonly string[];
-  /** Bound domains in binding order. */
-  readonly domains: readonly BoundDomain[];
   /**
-   * The id of the first key of its chain of replacements (itself when it replaced none): a
-   * regenerated or transferred key's new key keeps its lineage (docs/protocol.md#buyer-links, the
-   * buyer's transfers are counted per lineage).
+   * A key as stored (docs/protocol.md#key-lifecycle): never the key itself, only SHA-256 of the
+   * normalised key (hex) and its last four characters for display.
    */
-  readonly lineage: string;
-  /** Who replaced it (`replaceKey`'s `initiatedBy`); null while active, when revoked, or unknown. */
-  readonly endedBy: KeyChangeInitiator | null;
-  /** The staging host patterns of its own product `produit` (ProductRecord `staging`). */
-  readonly staging: readonly string[];
-}
+  export interface StoredKey {
+    /** Opaque store id; never shown to buyers. */
+    readonly id: string;
+    /** SHA-256 of the normalised key, lower-case hex. */
+    readonly hash: string;
+    /** The last four characters of the normalised key. */
+    readonly hint: string;
+    readonly produit: string;
+    readonly kind: KeyKind;
+    readonly status: KeyStatus;
+    /** Domains the key may bind (buyer: N, default 1; trial: N; dev: 0, it binds nothing). */
+    readonly sites: number;
+    /** Trial end; null for other kinds. */
+    readonly expiresAt: number | null;
+    /** When it was replaced or revoked; null while active. */
+    readonly endedAt: number | null;
+    /** Revocation reason, for the author only; null otherwise. */
+    readonly reason: string | null;
+    /** Id of the key that replaced it (regenerate, transfer); null otherwise. */
+    readonly replacedBy: string | null;
+    readonly createdAt: number;
+    /** Products the key opens: its own, or for a dev key all of its author's products. */
+    readonly products: readonly string[];
+    /** Bound domains in binding order. */
+    readonly domains: readonly BoundDomain[];
+    /**
+     * The id of the first key of its chain of replacements (itself when it replaced none): a
+     * regenerated or transferred key's new key keeps its lineage (docs/protocol.md#buyer-links, the
+     * buyer's transfers are counted per lineage).
+     */
+    readonly lineage: string;
+    /** Who replaced it (`replaceKey`'s `initiatedBy`); null while active, when revoked, or unknown. */
+    readonly endedBy: KeyChangeInitiator | null;
+    /** The staging host patterns of its own product `produit` (ProductRecord `staging`). */
+    readonly staging: readonly string[];
+  }
 
-/** What `insertKey` and `replaceKey` store for a new key. */
-export interface NewKey {
-  readonly hash: string;
-  readonly hint: string;
-  readonly produit: string;
-  readonly kind: KeyKind;
-  readonly sites: number;
-  readonly expiresAt: number | null;
-  readonly createdAt: number;
-}
+  /** What `insertKey` and `replaceKey` store for a new key. */
+  export interface NewKey {
+    readonly hash: string;
+    readonly hint: string;
+    readonly produit: string;
+    readonly kind: KeyKind;
+    readonly sites: number;
+    readonly expiresAt: number | null;
+    readonly createdAt: number;
+  }
 
-/**
- * What a verdict answered, as the request log records it (docs/protocol.md#activity): `ok`, `essai`
- * (ok with `essai` true: a test host, or a development key), or the refusal's motif. Not personal
- * data.
- */
-export type VerdictOutcome = 'ok' | 'essai' | Motif;
-
-/**
- * One line of the request log (docs/protocol.md#privacy): time, key, host, client IP, and the
- * verdict's outcome. Nothing else; the purge deletes the whole line once it is older than the
- * retention.
- */
-export interface RequestLogEntry {
-  readonly at: number;
-  /** The matched key's id, or null for an unknown key. */
-  readonly keyId: string | null;
-  readonly host: string;
-  readonly ip: string;
-  readonly outcome: VerdictOutcome;
   /**
-   * The product whose activity counts this verdict (docs/protocol.md#activity): the requested
-   * product when the key opens it, else the key's own; null for an unknown key. Not stored in the
-   * log line itself: the store adds one to that product's count of `outcome` for the UTC day of
-   * `at`, in the same transaction as the line.
+   * What a verdict answered, as the request log records it (docs/protocol.md#activity): `ok`, `essai`
+   * (ok with `essai` true: a test host, or a development key), or the refusal's motif. Not personal
+   * data.
    */
-  readonly produit: string | null;
-}
+  export type VerdictOutcome = 'ok' | 'essai' | Motif;
 
-/** One count of a product's activity (docs/protocol.md#activity): verdicts of `outcome` on `day`. */
-export interface ActivityCount {
-  /** The UTC day: whole days since the epoch, `Math.floor(at / 86400)`. */
-  readonly day: number;
-  readonly outcome: VerdictOutcome;
-  readonly count: number;
-}
-
-/** An author (docs/protocol.md#authors): owns every product whose `author` is its id. */
-export interface AuthorRecord {
-  readonly id: string;
-  readonly name: string;
-  readonly createdAt: number;
-}
-
-/** An author token as listed: never the token, nor its hash. */
-export interface AuthorTokenRecord {
-  /** Made by the service (`tok_` + random), unique across authors. */
-  readonly id: string;
-  readonly authorId: string;
-  readonly label: string | null;
-  readonly createdAt: number;
-  /** An authenticated request, written at most once a minute (so within a minute of the last); null when never used. */
-  readonly lastUsedAt: number | null;
-}
-
-/** What `addAuthorToken` stores: SHA-256 of the token (lower-case hex), never the token. */
-export interface NewAuthorToken {
-  readonly id: string;
-  readonly authorId: string;
-  readonly hash: string;
-  readonly label: string | null;
-  readonly createdAt: number;
-}
-
-/**
- * What every Store write that creates a record answers (addProduct, insertKey, replaceKey): the new
- * record's id, or why nothing was created, and then nothing changed.
- */
-export type Created<Refusal extends string> =
-  | { readonly result: 'created'; readonly id: string }
-  | { readonly result: Refusal };
-
-/**
- * An event for the shops' webhooks (docs/protocol.md#webhooks), written by the Store in the same
- * transaction as the change that caused it (the outbox): a crash never loses one, nor sends one for
- * a change that did not commit. The store fans it out at once into one delivery per endpoint that
- * exists then, subscribes to `type`, and belongs to the product's author or to every author
- * (`author` null).
- */
-export interface NewWebhookEvent {
-  /** `msg_` + random (webhook-ids.ts): the `webhook-id` of every delivery of it. */
-  readonly id: string;
-  readonly type: WebhookEventType;
-  /** The product it concerns; its `author` decides which endpoints receive it. */
-  readonly produit: string;
-  readonly at: number;
-  /** The JSON body, exactly as sent (webhook-payload.ts). */
-  readonly body: string;
   /**
-   * When not null, an event whose `dedupe` is already stored is not stored again (`verdict.refused`:
-   * once per key, host and UTC day).
+   * One line of the request log (docs/protocol.md#privacy): time, key, host, client IP, and the
+   * verdict's outcome. Nothing else; the purge deletes the whole line once it is older than the
+   * retention.
    */
-  readonly dedupe: string | null;
+  export interface RequestLogEntry {
+    readonly at: number;
+    /** The matched key's id, or null for an unknown key. */
+    readonly keyId: string | null;
+    readonly host: string;
+    readonly ip: string;
+    readonly outcome: VerdictOutcome;
+    /**
+     * The product whose activity counts this verdict (docs/protocol.md#activity): the requested
+     * product when the key opens it, else the key's own; null for an unknown key. Not stored in the
+     * log line itself: the store adds one to that product's count of `outcome` for the UTC day of
+     * `at`, in the same transaction as the line.
+     */
+    readonly produit: string | null;
+  }
+
+  /** One count of a product's activity (docs/protocol.md#activity): verdicts of `outcome` on `day`. */
+  export interface ActivityCount {
+    /** The UTC day: whole days since the epoch, `Math.floor(at / 86400)`. */
+    readonly day: number;
+    readonly outcome: VerdictOutcome;
+    readonly count: number;
+  }
+
+  /** An author (docs/protocol.md#authors): owns every product whose `author` is its id. */
+  export interface AuthorRecord {
+    readonly id: string;
+    readonly name: string;
+    readonly createdAt: number;
+  }
+
+  /** An author token as listed: never the token, nor its hash. */
+  export interface AuthorTokenRecord {
+    /** Made by the service (`tok_` + random), unique across authors. */
+    readonly id: string;
+    readonly authorId: string;
+    readonly label: string | null;
+    readonly createdAt: number;
+    /** An authenticated request, written at most once a minute (so within a minute of the last); null when never used. */
+    readonly lastUsedAt: number | null;
+  }
+
+  /** What `addAuthorToken` stores: SHA-256 of the token (lower-case hex), never the token. */
+  export interface NewAuthorToken {
+    readonly id: string;
+    readonly authorId: string;
+    readonly hash: string;
+    readonly label: string | null;
+    readonly createdAt: number;
+  }
+
+  /**
+   * What every Store write that creates a record answers (addProduct, insertKey, replaceKey): the new
+   * record's id, or why nothing was created, and then nothing changed.
+   */
+  export type Created<Refusal extends string> =
+    | { readonly result: 'created'; readonly id: string }
+    | { readonly result: Refusal };
+
+  /**
+   * An event for the shops' webhooks (docs/protocol.md#webhooks), written by the Store in the same
+   * transaction as the change that caused it (the outbox): a crash never loses one, nor sends one for
+   * a change that did not commit. The store fans it out at once into one delivery per endpoint that
+   * exists then, subscribes to `type`, and belongs to the product's author or to every author
+   * (`author` null).
+   */
+  export interface NewWebhookEvent {
+    /** `msg_` + random (webhook-ids.ts): the `webhook-id` of every delivery of it. */
+    readonly id: string;
+    readonly type: WebhookEventType;
+    /** The product it concerns; its `author` decides which endpoints receive it. */
+    readonly produit: string;
+    readonly at: number;
+    /** The JSON body, exactly as sent (webhook-payload.ts). */
+    readonly body: string;
+    /**
+     * When not null, an event whose `dedupe` is already stored is not stored again (`verdict.refused`:
+     * once per key, host and UTC day).
+     */
+    readonly dedupe: string | null;
+  }
+
+  /** A shop's endpoint (docs/protocol.md#webhooks), as listed: never its secrets. */
+  export interface WebhookEndpointRecord {
+    /** `wh_` + random (webhook-ids.ts). */
+    readonly id: string;
+    /** The author whose products' events it receives; null: every author's (the operator's only). */
+    readonly author: string | null;
+    readonly url: string;
+    /** At least one, each once, in WEBHOOK_EVENT_TYPES order. */
+    readonly events: readonly WebhookEventType[];
+    readonly createdAt: number;
+  }
+
+  /** What `addWebhookEndpoint` stores: the record and its first signing secret (`whsec_...`). */
+  export interface NewWebhookEndpoint extends WebhookEndpointRecord {
+    readonly secret: string;
+  }
+
+  export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+  /** One attempt of a delivery, as its log shows it. */
+  export interface WebhookAttemptRecord {
+    readonly at: number;
+    /** The receiver's HTTP status, or null when none came (timeout, refused, private address...). */
+    readonly status: number | null;
+    /** Why it failed, in a few words without a secret or a key (`timeout after 15 s`); null for a 2xx. */
+    readonly error: string | null;
+    readonly durationMs: number;
+  }
+
+  /** An event's delivery to one endpoint, with its attempts (docs/protocol.md#webhooks). */
+  export interface WebhookDeliveryRecord {
+    /** `dlv_...`, webhookDeliveryId(eventId, endpointId): the same in every store. */
+    readonly id: string;
+    readonly endpointId: string;
+    readonly eventId: string;
+    readonly type: WebhookEventType;
+    /** The event's `at`. */
+    readonly createdAt: number;
+    readonly status: WebhookDeliveryStatus;
+    /** When it is due next; null unless pending. */
+    readonly nextAttemptAt: number | null;
+    /** Oldest first. */
+    readonly attempts: readonly WebhookAttemptRecord[];
+  }
+
+  /** A delivery the deliverer holds (`claimWebhookDeliveries`) until it calls `finishWebhookAttempt`. */
+  export interface ClaimedWebhookDelivery {
+    readonly id: string;
+    readonly endpointId: string;
+    readonly eventId: string;
+    readonly url: string;
+    readonly body: string;
+    /** Attempts made before this one. */
+    readonly attempts: number;
+    /** The endpoint's secrets still valid at the claim's `now`, newest first (several during a rotation). */
+    readonly secrets: readonly string[];
+  }
+
+  /** What an attempt leaves: delivered, due again at `nextAttemptAt`, or failed for good. */
+  export type WebhookAttemptOutcome =
+    | { readonly status: 'delivered' }
+    | { readonly status: 'pending'; readonly nextAttemptAt: number }
+    | { readonly status: 'failed' };
+
+  export interface Installation {
+    readonly keyId: string;
+    readonly hint: string;
+    readonly kind: KeyKind;
+    readonly status: KeyStatus;
+    readonly domains: readonly BoundDomain[];
+  }
 }
 
-/** A shop's endpoint (docs/protocol.md#webhooks), as listed: never its secrets. */
-export interface WebhookEndpointRecord {
-  /** `wh_` + random (webhook-ids.ts). */
-  readonly id: string;
-  /** The author whose products' events it receives; null: every author's (the operator's only). */
-  readonly author: string | null;
-  readonly url: string;
-  /** At least one, each once, in WEBHOOK_EVENT_TYPES order. */
-  readonly events: readonly WebhookEventType[];
-  readonly createdAt: number;
-}
-
-/** What `addWebhookEndpoint` stores: the record and its first signing secret (`whsec_...`). */
-export interface NewWebhookEndpoint extends WebhookEndpointRecord {
-  readonly secret: string;
-}
-
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
-
-/** One attempt of a delivery, as its log shows it. */
-export interface WebhookAttemptRecord {
-  readonly at: number;
-  /** The receiver's HTTP status, or null when none came (timeout, refused, private address...). */
-  readonly status: number | null;
-  /** Why it failed, in a few words without a secret or a key (`timeout after 15 s`); null for a 2xx. */
-  readonly error: string | null;
-  readonly durationMs: number;
-}
-
-/** An event's delivery to one endpoint, with its attempts (docs/protocol.md#webhooks). */
-export interface WebhookDeliveryRecord {
-  /** `dlv_...`, webhookDeliveryId(eventId, endpointId): the same in every store. */
-  readonly id: string;
-  readonly endpointId: string;
-  readonly eventId: string;
-  readonly type: WebhookEventType;
-  /** The event's `at`. */
-  readonly createdAt: number;
-  readonly status: WebhookDeliveryStatus;
-  /** When it is due next; null unless pending. */
-  readonly nextAttemptAt: number | null;
-  /** Oldest first. */
-  readonly attempts: readonly WebhookAttemptRecord[];
-}
-
-/** A delivery the deliverer holds (`claimWebhookDeliveries`) until it calls `finishWebhookAttempt`. */
-export interface ClaimedWebhookDelivery {
-  readonly id: string;
-  readonly endpointId: string;
-  readonly eventId: string;
-  readonly url: string;
-  readonly body: string;
-  /** Attempts made before this one. */
-  readonly attempts: number;
-  /** The endpoint's secrets still valid at the claim's `now`, newest first (several during a rotation). */
-  readonly secrets: readonly string[];
-}
-
-/** What an attempt leaves: delivered, due again at `nextAttemptAt`, or failed for good. */
-export type WebhookAttemptOutcome =
-  | { readonly status: 'delivered' }
-  | { readonly status: 'pending'; readonly nextAttemptAt: number }
-  | { readonly status: 'failed' };
-
-export interface Installation {
-  readonly keyId: string;
-  readonly hint: string;
-  readonly kind: KeyKind;
-  readonly status: KeyStatus;
-  readonly domains: readonly BoundDomain[];
-}
+/** The records under their own names, for the service's wings; the package's root exports only `Store`. */
+export type ActivityCount = Store.ActivityCount;
+export type AuthorRecord = Store.AuthorRecord;
+export type AuthorTokenRecord = Store.AuthorTokenRecord;
+export type BoundDomain = Store.BoundDomain;
+export type ClaimedWebhookDelivery = Store.ClaimedWebhookDelivery;
+export type Created<Refusal extends string> = Store.Created<Refusal>;
+export type Installation = Store.Installation;
+export type KeyChangeInitiator = Store.KeyChangeInitiator;
+export type NewAuthorToken = Store.NewAuthorToken;
+export type NewKey = Store.NewKey;
+export type NewWebhookEndpoint = Store.NewWebhookEndpoint;
+export type NewWebhookEvent = Store.NewWebhookEvent;
+export type ProductChange = Store.ProductChange;
+export type ProductRecord = Store.ProductRecord;
+export type RequestLogEntry = Store.RequestLogEntry;
+export type StoredKey = Store.StoredKey;
+export type VerdictOutcome = Store.VerdictOutcome;
+export type WebhookAttemptOutcome = Store.WebhookAttemptOutcome;
+export type WebhookAttemptRecord = Store.WebhookAttemptRecord;
+export type WebhookDeliveryRecord = Store.WebhookDeliveryRecord;
+export type WebhookDeliveryStatus = Store.WebhookDeliveryStatus;
+export type WebhookEndpointRecord = Store.WebhookEndpointRecord;
 
 /**
  * Persistence (docs/protocol.md#key-lifecycle, #privacy, #storage). Every method is atomic on its
