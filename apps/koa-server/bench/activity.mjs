@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { generateKey, normalizeKey } from '@licence/core';
 import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
-import { createMemoryRateLimiter, createNodeSigner, createService } from '@licence/service';
+import { createMemoryRateLimiter, createNodeSigner, createService, readServiceConfig } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { createHttpServer } from '../dist/index.js';
@@ -183,7 +183,11 @@ async function serve(store, rateLimiter) {
     adminToken: ADMIN_TOKEN,
   });
   const limits = { maxConnections: 1000, maxConnectionsPerIp: 100 };
-  const { server, stats } = createHttpServer({ service, logger: silent, limits });
+  // No TRUST_PROXY: each connection counts under its peer's address (ServiceConfig's clientAddress).
+  const read = readServiceConfig({}, '/', { only: ['clientAddress'] });
+  if (!read.ok) throw new Error('the default configuration did not read');
+  const { connectionKey } = read.value.clientAddress;
+  const { server, stats } = createHttpServer({ service, logger: silent, limits, connectionKey });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const close = async () => {

@@ -2,8 +2,9 @@
 // in minutes, where the store's own insertKey and logRequest would take hours. Each store first
 // opens the database once, so it is created and migrated by the store's own steps; then this file
 // writes straight into that schema with SQL, the columns computed exactly as the store's callers
-// compute them: the key's SHA-256 (hashKey of the normalised key) and hint (keyHint), its
-// lineage its own id, its bound domain at position 0 (docs/protocol.md#storage, what is kept).
+// compute them: the key's SHA-256 (of the normalised key, in lower-case hex: docs/protocol.md#key-lifecycle)
+// and hint (keyHint), its lineage its own id, its bound domain at position 0 (docs/protocol.md#storage,
+// what is kept).
 //
 //   seedSqlite(file, options) / seedPostgres(url, options)
 //   options: { keys, product = 'theme', boundShare = 0.5, logRows = 0, logDays = 366, now,
@@ -19,13 +20,12 @@
 // keeps them. A database that already has keys gets the new ones after them; `keys: 0` adds only
 // log lines, over the product's keys already there (bench/growth.mjs seeds a database of keys
 // once, copies it, and gives the copy its log).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { generateKey, keyHint, normalizeKey } from '@licence/core';
-import { hashKey } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 
@@ -75,7 +75,7 @@ function makeKeys({ keys, boundShare }) {
       bound.push({ cle, domain });
       boundSoFar++;
     }
-    rows.push({ hash: hashKey(normal), hint: keyHint(normal), domain });
+    rows.push({ hash: createHash('sha256').update(normal, 'utf8').digest('hex'), hint: keyHint(normal), domain });
   }
   return { rows, bound, fresh };
 }

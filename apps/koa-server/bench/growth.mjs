@@ -30,7 +30,6 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
-import { twelveMonthsBefore } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { seedPostgres, seedSqlite } from './bulk-seed.mjs';
@@ -354,6 +353,16 @@ async function purgeChild(storeName, location, beforeText) {
   const end = performance.timeOrigin + performance.now();
   await (backend.close ? backend.close() : backend.store.close());
   process.stdout.write(JSON.stringify({ deleted, start, end }));
+}
+
+/**
+ * The purge's cut-off, in seconds: the same UTC date and time twelve calendar months before `nowMs`
+ * (docs/protocol.md#privacy; 29 February rolls over to 1 March), as the service's daily purge takes it.
+ */
+function twelveMonthsBefore(nowMs) {
+  const date = new Date(nowMs);
+  date.setUTCMonth(date.getUTCMonth() - 12);
+  return Math.floor(date.getTime() / 1000);
 }
 
 /** Each pid's CPU milliseconds so far. */

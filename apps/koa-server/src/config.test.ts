@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configErrorLine, decodeSeed } from '@licence/service';
+import { configErrorLine, loadSeedFile } from '@licence/service';
 import { loadConfig } from './config.js';
 import type { ConfigResult, ServerConfig } from './config.js';
 
@@ -28,6 +31,8 @@ describe('loadConfig defaults (docs/protocol.md#configuration)', () => {
       signingKey: { kind: 'embedded', path: '/srv/licence/data/signing-key' },
       adminToken: undefined,
       trustProxy: undefined,
+      // TRUST_PROXY compiled for the connection caps and the start's notice (@licence/service).
+      clientAddress: { connectionKey: expect.any(Function), notice: expect.any(Function) },
       logLevel: 'info',
       logLevelSet: false,
       maxConnections: undefined,
@@ -129,11 +134,17 @@ describe('LICENCE_SIGNING_KEY and LICENCE_SIGNING_KEY_FILE', () => {
     expect(lines[0]).toContain(reason);
     expect(lines[0]).not.toContain(value);
   });
-  it('decodeSeed names the source it is given', () => {
-    const seed = decodeSeed('AAAA', 'signing key file');
-    expect(seed.ok ? [] : seed.errors.map(configErrorLine)).toEqual([
-      expect.stringMatching(/^signing key file: expected 32 bytes, got 3/),
-    ]);
+  it("a seed's fault names the source it is given (the embedded key's file, read as seed-file.ts reads it)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'licence-seed-'));
+    try {
+      writeFileSync(join(dir, 'signing-key'), 'AAAA');
+      const seed = loadSeedFile(join(dir, 'signing-key'), 'signing key file');
+      expect(seed.ok ? [] : seed.errors.map(configErrorLine)).toEqual([
+        expect.stringMatching(/^signing key file: expected 32 bytes, got 3/),
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
-import { absolutePath, invalid, parsed, readServiceConfig, readVariable } from '@licence/service';
-import type { ConfiguredSigningKey, Environment, Parsed, ServiceConfig } from '@licence/service';
+import { isAbsolute, resolve } from 'node:path';
+import { invalid, parsed, readServiceConfig, readVariable } from '@licence/service';
+import type { Environment, Parsed, ServiceConfig } from '@licence/service';
 import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
 
 /**
@@ -14,12 +14,10 @@ import { DEFAULT_MAX_CONNECTIONS_PER_IP } from './connection-limits.js';
  * directory and never touches the disk, so every rule is testable without a process.
  */
 
-export type { Environment } from '@licence/service';
-
 /** Where the signing seed comes from (docs/protocol.md#signature). */
 export type SigningKeySource =
   /** `LICENCE_SIGNING_KEY` (the seed itself, already decoded) or `LICENCE_SIGNING_KEY_FILE`. */
-  | ConfiguredSigningKey
+  | NonNullable<ServiceConfig['signingKey']>
   /** Neither: the embedded default creates or reuses `<data dir>/signing-key`. */
   | { readonly kind: 'embedded'; readonly path: string };
 
@@ -131,9 +129,9 @@ function parseWorkers(raw: string | undefined, cores: number): Parsed<number> {
   return invalid('LICENCE_WORKERS', `expected a whole number from 1 to ${MAX_WORKERS} or "auto", got "${raw}"`);
 }
 
-/** LICENCE_DATA_DIR (default ./data), absolute. */
+/** LICENCE_DATA_DIR (default ./data), absolute: as given when absolute, else against `cwd`, as LICENCE_SIGNING_KEY_FILE. */
 function parseDataDir(raw: string | undefined, cwd: string): Parsed<string> {
   const dir = raw ?? DEFAULT_DATA_DIR;
   if (dir.includes('\0')) return invalid('LICENCE_DATA_DIR', 'holds a NUL character');
-  return parsed(absolutePath(dir, cwd));
+  return parsed(isAbsolute(dir) ? dir : resolve(cwd, dir));
 }

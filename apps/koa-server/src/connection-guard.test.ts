@@ -2,17 +2,30 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
+import { readServiceConfig } from '@licence/service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureLogs } from '../test/capture-logs.js';
 import { guardConnections } from './connection-guard.js';
-import type { ConnectionGuard } from './connection-guard.js';
+import type { ConnectionGuard, ConnectionKey } from './connection-guard.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { createConnectionStats } from './connection-stats.js';
+
+/**
+ * The key `licence serve` counts each connection under when TRUST_PROXY is the limits' CIDR list
+ * (ServiceConfig's `clientAddress`, start-server.ts); without one, unset.
+ */
+function connectionKeyOf(limits: ConnectionLimits): ConnectionKey {
+  const read = readServiceConfig({ TRUST_PROXY: (limits.trustedProxies ?? []).join(',') }, '/', {
+    only: ['clientAddress'],
+  });
+  if (!read.ok) throw new Error('TRUST_PROXY refused');
+  return read.value.clientAddress.connectionKey;
+}
 
 /** A bare HTTP server behind the guard on `host`, answering 200 to every request. */
 async function guarded(host: string, limits: ConnectionLimits): Promise<{ server: Server; guard: ConnectionGuard }> {
   const server = createServer((_request, response) => response.end('ok'));
-  const guard = guardConnections(server, limits, createConnectionStats(captureLogs().logger));
+  const guard = guardConnections(server, limits, createConnectionStats(captureLogs().logger), connectionKeyOf(limits));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, host, resolve);

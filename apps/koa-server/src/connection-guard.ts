@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { compileTrustProxy, isTrustedPeer, problemResponse, rateLimitKey } from '@licence/service';
+import { problemResponse } from '@licence/service';
 import type { ServiceResponse } from '@licence/service';
 import { answerAndClose } from './client-error.js';
 import type { ConnectionLimits } from './connection-limits.js';
@@ -15,7 +15,14 @@ import type { ConnectionStats, RefusalEvent } from './connection-stats.js';
  * A client address is the socket's peer as the rate limit counts it (docs/protocol.md#rate-limit):
  * an IPv4-mapped IPv6 address as its IPv4, other IPv6 by its /64. A peer in TRUST_PROXY's CIDR list
  * (`trustedProxies`) is a proxy: its connections count in all, never against a cap per address.
+ * Both rules are the service's, applied by `connectionKey` (ServiceConfig's `clientAddress`).
  */
+
+/**
+ * The key a connection from a socket's peer counts under for the cap per address, or none for a
+ * trusted proxy (ServiceConfig's `clientAddress.connectionKey`, read from TRUST_PROXY).
+ */
+export type ConnectionKey = (peer: string) => string | undefined;
 
 /**
  * Refused connections answered at once; past that, a refused connection is closed without an
@@ -34,13 +41,17 @@ export interface ConnectionGuard {
  * Takes over the server's 'connection' event: Node's HTTP parser is attached only to the
  * connections the caps admit. Call it once, right after createServer.
  */
-export function guardConnections(server: Server, limits: ConnectionLimits, stats: ConnectionStats): ConnectionGuard {
+export function guardConnections(
+  server: Server,
+  limits: ConnectionLimits,
+  stats: ConnectionStats,
+  connectionKey: ConnectionKey,
+): ConnectionGuard {
   // Node's own listener (the one that attaches the HTTP parser), called only for admitted sockets.
   const parsers = server.listeners('connection');
   server.removeAllListeners('connection');
   const counts = connectionCounts(limits);
   const refuse = refuser(limits, stats);
-  const isProxy = proxyPeers(limits);
   server.on('connection', (socket: Socket) => {
     if (socket.remoteAddress === undefined) {
       // No address: the client already left; nothing to serve.
@@ -48,7 +59,7 @@ export function guardConnections(server: Server, limits: ConnectionLimits, stats
       return;
     }
     // A proxy's connections carry many clients: counted in all, never per address.
-    const key = isProxy(socket.remoteAddress) ? undefined : rateLimitKey(socket.remoteAddress);
+    const key = connectionKey(socket.remoteAddress);
     const refusal = counts.admit(key);
     if (refusal !== undefined) {
       refuse(socket, refusal);
@@ -59,14 +70,13 @@ export function guardConnections(server: Server, limits: ConnectionLimits, stats
   });
   // Node's own backstop: past this many sockets it closes new ones at accept, before any of the above.
   server.maxConnections = limits.maxConnections + REFUSAL_SLOTS;
-  return { open: counts.open, openFrom: (address) => counts.from(rateLimitKey(address)) };
-}
-
-/** Whether a peer is a proxy of TRUST_PROXY's CIDR list (exempt from the cap per address); none without one. */
-function proxyPeers(limits: ConnectionLimits): (address: string) => boolean {
-  if (limits.trustedProxies === undefined) return () => false;
-  const trust = compileTrustProxy({ cidrs: limits.trustedProxies });
-  return (address) => isTrustedPeer(address, trust);
+  return {
+    open: counts.open,
+    openFrom: (address) => {
+      const key = connectionKey(address);
+      return key === undefined ? 0 : counts.from(key);
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { invalid, parsed } from '@licence/service';
-import type { Parsed, TrustProxy } from '@licence/service';
+import type { Parsed, ServiceConfig } from '@licence/service';
 
 /**
  * How many connections the server holds at once (docs/protocol.md#limits): a total below what the
@@ -32,7 +32,9 @@ export interface ConnectionLimits {
   /**
    * TRUST_PROXY's CIDR list (docs/protocol.md#limits): a peer inside it is a trusted proxy, whose
    * connections carry many clients, so the cap per address does not apply to it; every other peer
-   * keeps the cap. Absent: no peer is exempt.
+   * keeps the cap. Absent: no peer is exempt. The start line reports it; the guard applies it
+   * through the service's rule read from the same variable (ServiceConfig's
+   * `clientAddress.connectionKey`).
    */
   readonly trustedProxies?: readonly string[];
 }
@@ -42,7 +44,7 @@ export interface ConfiguredLimits {
   /** LICENCE_MAX_CONNECTIONS; undefined: the default. */
   readonly maxConnections: number | undefined;
   readonly maxConnectionsPerIp: number;
-  readonly trustProxy: TrustProxy | undefined;
+  readonly trustProxy: ServiceConfig['trustProxy'];
   /** LICENCE_WEBHOOK_CONCURRENCY: the deliverer's sockets at most, kept out of the total. */
   readonly webhookConcurrency: number;
 }

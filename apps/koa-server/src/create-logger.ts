@@ -1,10 +1,11 @@
 import pino from 'pino';
 import type { DestinationStream, Logger as PinoLogger } from 'pino';
 import { redactLogFields } from '@licence/service';
-import type { LogLevel } from '@licence/service';
+import type { ServiceConfig } from '@licence/service';
 
 export interface CreateLoggerOptions {
-  readonly level: LogLevel;
+  /** LOG_LEVEL as the configuration reads it: pino's levels, plus `silent`. */
+  readonly level: ServiceConfig['logLevel'];
   /** Default: stdout, written synchronously so no line is lost when the process exits. */
   readonly destination?: DestinationStream;
 }
@@ -15,7 +16,7 @@ export function createLogger(options: CreateLoggerOptions): PinoLogger {
   return pino(
     {
       level: options.level,
-      // docs/protocol.md#privacy: the service's redacted fields, top level and two levels down.
+      // docs/protocol.md#privacy: the service's LOG_REDACTION, top level and two levels down.
       formatters: { log: redactLogFields },
       // No pid and hostname: a request line is method, route, status and ms
       // (docs/protocol.md#privacy: nothing else).

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Logger, Service } from '@licence/service';
 import { answerClientError, answerConnect } from './client-error.js';
 import { guardConnections } from './connection-guard.js';
-import type { ConnectionGuard } from './connection-guard.js';
+import type { ConnectionGuard, ConnectionKey } from './connection-guard.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { createConnectionStats } from './connection-stats.js';
 import type { ConnectionStats } from './connection-stats.js';
@@ -40,6 +40,8 @@ export interface HttpServerOptions {
   readonly service: Service;
   readonly logger: Logger;
   readonly limits: ConnectionLimits;
+  /** The key each connection counts under for the cap per address: ServiceConfig's `clientAddress.connectionKey`. */
+  readonly connectionKey: ConnectionKey;
   /** Tests shorten them; default DEFAULT_TIMEOUTS. */
   readonly timeouts?: Partial<HttpTimeouts>;
   /** How often the `connection stats` line may be written; default once a minute. */
@@ -80,6 +82,6 @@ export function createHttpServer(options: HttpServerOptions): LicenceHttpServer 
   server.on('connect', (_request, socket) => answerConnect(socket));
   // No 'upgrade' listener on purpose: Node then serves a request with `Upgrade` (a WebSocket
   // handshake, h2c) as an ordinary request, and the service answers it.
-  const guard = guardConnections(server, options.limits, stats);
+  const guard = guardConnections(server, options.limits, stats, options.connectionKey);
   return { server, guard, stats };
 }

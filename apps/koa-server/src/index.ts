@@ -13,11 +13,7 @@ export type { BodySource } from './read-body.js';
 
 // Configuration (docs/protocol.md#configuration)
 export { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, loadConfig } from './config.js';
-export type { ConfigResult, DatabaseConfig, Environment, ServerConfig, SigningKeySource } from './config.js';
-// The environment values every adapter reads alike (@licence/service, config-values.ts).
-export { LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH } from '@licence/service';
-export type { LogLevel } from '@licence/service';
-export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
+export type { ConfigResult, DatabaseConfig, ServerConfig, SigningKeySource } from './config.js';
 
 // Running the server: embedded default, logs, purge, shutdown
 export { ensureDataDir, prepareData } from './embedded-default.js';

@@ -1,4 +1,4 @@
-import { parseAdminToken } from '@licence/service';
+import { readServiceConfig } from '@licence/service';
 import { describe, expect, it } from 'vitest';
 import { EXIT_OK, EXIT_USAGE, runCli } from './run-cli.js';
 
@@ -24,7 +24,9 @@ describe('licence token (docs/protocol.md#administration)', () => {
     const first = await run(['token']);
     expect(first).toEqual({ code: EXIT_OK, stdout: expect.stringMatching(/^[A-Za-z0-9_-]{43}\n$/), stderr: '' });
     const token = first.stdout.trimEnd();
-    expect(parseAdminToken(token)).toEqual({ ok: true, value: token });
+    // LICENCE_ADMIN_TOKEN as the server reads it takes the printed token as it is.
+    const read = readServiceConfig({ LICENCE_ADMIN_TOKEN: token }, '/', { only: ['adminToken'] });
+    expect(read.ok ? { ok: true, value: read.value.adminToken } : read).toEqual({ ok: true, value: token });
     expect((await run(['token'])).stdout).not.toBe(first.stdout);
   });
 

@@ -18,7 +18,6 @@ import { printableDatabaseUrl } from './printable-database-url.js';
 import { PURGE_INTERVAL_MS, startPurgeTimer } from './purge-timer.js';
 import { shellQuote, startupBanner } from './startup-banner.js';
 import { StartupError } from './startup-error.js';
-import { trustProxyNotice } from './trust-proxy-notice.js';
 
 export interface StartServerOptions {
   readonly config: ServerConfig;
@@ -87,6 +86,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     service: runtime.service,
     logger,
     limits,
+    connectionKey: config.clientAddress.connectionKey,
     ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
     ...(options.statsIntervalMs === undefined ? {} : { statsIntervalMs: options.statsIntervalMs }),
   });
@@ -208,8 +208,9 @@ export function announce(
     'licence service started',
   );
   // docs/protocol.md#client-address: a hop count beyond loopback lets a direct client pick its
-  // address; the log line says it in the banner's words (trust-proxy-notice.ts, the one text).
-  const { warning } = trustProxyNotice(config.trustProxy, config.host);
+  // address; the log line says it in the banner's words (the service's notice, the one text).
+  const trustProxyNotice = config.clientAddress.notice(config.host);
+  const { warning } = trustProxyNotice;
   if (warning !== undefined) {
     options.logger.warn({ trustProxy: config.trustProxy, host: config.host }, warning.replace(/^warning: /, ''));
   }
@@ -226,8 +227,7 @@ export function announce(
       webhookAllowPrivate: config.webhookAllowPrivate,
       stagingHosts: config.stagingHosts,
       workers: config.workers,
-      host: config.host,
-      ...(config.trustProxy === undefined ? {} : { trustProxy: config.trustProxy }),
+      trustProxyNotice,
       ...(config.database.kind === 'postgres' ? { databaseUrl: printableDatabaseUrl(config.database.url) } : {}),
     }),
   );

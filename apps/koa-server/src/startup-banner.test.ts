@@ -1,5 +1,13 @@
+import { readServiceConfig } from '@licence/service';
 import { describe, expect, it } from 'vitest';
 import { shellQuote, startupBanner } from './startup-banner.js';
+
+/** What `licence serve` hands the banner for TRUST_PROXY and HOST: the service's notice (start-server.ts). */
+function noticeOf(trustProxy: string, host: string) {
+  const read = readServiceConfig({ TRUST_PROXY: trustProxy }, '/', { only: ['clientAddress'] });
+  if (!read.ok) throw new Error(`TRUST_PROXY=${trustProxy} refused`);
+  return read.value.clientAddress.notice(host);
+}
 
 describe('startupBanner', () => {
   const input = {
@@ -54,16 +62,16 @@ describe('startupBanner', () => {
 
   it('says how TRUST_PROXY reads the client address, and warns on a hop count beyond loopback (docs/protocol.md#client-address)', () => {
     expect(startupBanner(input)).not.toContain('TRUST_PROXY');
-    const hops = startupBanner({ ...input, trustProxy: { hops: 1 }, host: '127.0.0.1' });
+    const hops = startupBanner({ ...input, trustProxyNotice: noticeOf('1', '127.0.0.1') });
     expect(hops).toContain(
       'client address (TRUST_PROXY=1, a hop count): the server must be reachable only through its proxies (1 in front of it)',
     );
     expect(hops).not.toContain('warning:');
-    const exposed = startupBanner({ ...input, trustProxy: { hops: 1 }, host: '0.0.0.0' });
+    const exposed = startupBanner({ ...input, trustProxyNotice: noticeOf('1', '0.0.0.0') });
     expect(exposed).toMatch(
       /\nwarning: TRUST_PROXY=1 is a hop count and HOST=0\.0\.0\.0 is not a loopback address: .+ \(a CIDR list, e\.g\. TRUST_PROXY=10\.0\.0\.0\/8\)/,
     );
-    const listed = startupBanner({ ...input, trustProxy: { cidrs: ['10.0.0.0/8'] }, host: '0.0.0.0' });
+    const listed = startupBanner({ ...input, trustProxyNotice: noticeOf('10.0.0.0/8', '0.0.0.0') });
     expect(listed).toContain('client address (TRUST_PROXY): X-Forwarded-For is read only from 10.0.0.0/8;');
     expect(listed).not.toContain('warning:');
   });

@@ -1,7 +1,3 @@
-import { LICENCE_PATH } from '@licence/service';
-import type { TrustProxy } from '@licence/service';
-import { trustProxyNotice } from './trust-proxy-notice.js';
-
 /**
  * What the server prints when it starts (docs/protocol.md#signature): the URL, the public key
  * clients must trust, the exact commands that issue a first key through the CLI on the same
@@ -30,10 +26,15 @@ export interface BannerInput {
   readonly stagingHosts?: readonly string[];
   /** LICENCE_WORKERS; 1 (one process, the default): no line. */
   readonly workers?: number;
-  /** TRUST_PROXY and the HOST listened on (docs/protocol.md#client-address); unset: no line. */
-  readonly trustProxy?: TrustProxy;
-  readonly host?: string;
+  /**
+   * What the start says about TRUST_PROXY and the HOST listened on (docs/protocol.md#client-address):
+   * ServiceConfig's `clientAddress.notice(host)`; without TRUST_PROXY, or unset, no line.
+   */
+  readonly trustProxyNotice?: { readonly info?: string; readonly warning?: string };
 }
+
+/** The public endpoint's path (docs/protocol.md#request), which the printed `curl` checks a key on. */
+const LICENCE_PATH = '/api/licence';
 
 export function startupBanner(input: BannerInput): string {
   // The CLI must reach the same store: the data folder's SQLite file, or the same DATABASE_URL.
@@ -74,7 +75,7 @@ export function startupBanner(input: BannerInput): string {
     );
   }
   // docs/protocol.md#client-address: how the client address is read, and the hop count's trap.
-  const proxy = trustProxyNotice(input.trustProxy, input.host ?? '127.0.0.1');
+  const proxy = input.trustProxyNotice ?? {};
   if (proxy.info !== undefined) lines.push(proxy.info);
   if (proxy.warning !== undefined) lines.push(proxy.warning);
   // docs/protocol.md#staging-hosts: hosts that never bind for any key; the operator sees which.

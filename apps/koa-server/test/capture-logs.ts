@@ -1,12 +1,12 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '../src/create-logger.js';
-import type { LogLevel } from '@licence/service';
+import type { CreateLoggerOptions } from '../src/create-logger.js';
 
 /**
  * A real pino logger (the server's own, redaction included) whose JSON lines are kept in memory,
  * so a test can read what the server logged and assert that no key or token is in it.
  */
-export function captureLogs(level: LogLevel = 'debug') {
+export function captureLogs(level: CreateLoggerOptions['level'] = 'debug') {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer | string, _encoding, callback) {

@@ -10,7 +10,6 @@ import {
   createMemoryRateLimiter,
   createNodeSigner,
   createService,
-  OPERATOR,
   type Store,
   withAdminOperations,
 } from '@licence/service';
@@ -146,7 +145,8 @@ describe('a made-up admin operation, declared once', () => {
       action: { name: 'product note', id: 'theme', text: 'hello' },
     });
     if (command.kind !== 'admin') throw new Error('not an admin command');
-    const admin = createKeyAdmin(ports(notesStore()), OPERATOR, TABLE);
+    // The CLI runs as the operator (docs/protocol.md#authors): createKeyAdmin's default principal.
+    const admin = createKeyAdmin(ports(notesStore()), { role: 'operator' }, TABLE);
     expect(await runAdminAction(admin, command.action, undefined, TABLE)).toEqual({ id: 'theme', notes: 1 });
     // Without the declaration, the same words are no command.
     expect(parseCliArgs(['product', 'note', 'theme', '--text', 'hello'])).toMatchObject({ kind: 'usage' });

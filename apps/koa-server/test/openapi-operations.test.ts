@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parse, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { isRecord } from '@licence/http-vector-runner';
-import { ADMIN_OPERATIONS, adminOpenApiPaths, openApiPath, withAdminOperations } from '@licence/service';
+import { ADMIN_OPERATIONS, withAdminOperations } from '@licence/service';
 import type { AdminOperations } from '@licence/service';
 
 /**
@@ -24,9 +24,39 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 const isAdminPath = (path: string): boolean => path === '/admin' || path.startsWith('/admin/');
 
+/** An operation as the table implies it in OpenAPI: its path (`{cle}` for `:cle`), its method, its entry. */
+interface ImpliedOperation {
+  readonly path: string;
+  readonly method: string;
+  readonly entry: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Each operation of the table by name, as withAdminOperations writes it into a document that has
+ * none (admin-openapi.ts): what the check compares the document with.
+ */
+function impliedOperations(operations: AdminOperations): ReadonlyMap<string, ImpliedOperation> {
+  const written = withAdminOperations({ paths: {} }, operations).paths;
+  const implied = new Map<string, ImpliedOperation>();
+  for (const [path, item] of Object.entries(isRecord(written) ? written : {})) {
+    for (const [method, entry] of Object.entries(isRecord(item) ? item : {})) {
+      if (isRecord(entry) && typeof entry.operationId === 'string')
+        implied.set(entry.operationId, { path, method, entry });
+    }
+  }
+  return implied;
+}
+
+/** The operation `name` as the table implies it; every operation of the table has one. */
+function impliedOperation(operations: AdminOperations, name: string): ImpliedOperation {
+  const implied = impliedOperations(operations).get(name);
+  if (implied === undefined) throw new Error(`withAdminOperations wrote no entry for ${name}`);
+  return implied;
+}
+
 /** What to paste for a missing operation: its entry as the table implies it (admin-openapi.ts). */
 function suggestion(operations: AdminOperations, name: string, path: string, method: string): string {
-  const entry = Object.values(adminOpenApiPaths(operations)[path] ?? {}).find((each) => each.operationId === name);
+  const { entry } = impliedOperation(operations, name);
   return stringify({ [path]: { [method]: entry } }, { indent: 2 }).trimEnd();
 }
 
@@ -34,7 +64,7 @@ function suggestion(operations: AdminOperations, name: string, path: string, met
 function undocumentedOperations(paths: Readonly<Record<string, unknown>>, operations: AdminOperations): string[] {
   const faults: string[] = [];
   for (const [name, operation] of Object.entries(operations)) {
-    const path = openApiPath(operation.path);
+    const { path } = impliedOperation(operations, name);
     const method = operation.method.toLowerCase();
     const label = `${name} (${operation.method} ${path})`;
     const item = paths[path];
@@ -57,7 +87,7 @@ function undocumentedOperations(paths: Readonly<Record<string, unknown>>, operat
 /** Each documented `/admin` operation that no operation of the table declares. */
 function undeclaredOperations(paths: Readonly<Record<string, unknown>>, operations: AdminOperations): string[] {
   const declared = new Set(
-    Object.values(operations).map((operation) => `${operation.method} ${openApiPath(operation.path)}`),
+    [...impliedOperations(operations).values()].map(({ method, path }) => `${method.toUpperCase()} ${path}`),
   );
   const faults: string[] = [];
   for (const [path, item] of Object.entries(paths)) {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { consoleAssets } from '@licence/console';
 import { decodeBase64 } from '@licence/core';
-import { createMemoryRateLimiter, createNodeSigner, createService } from '@licence/service';
-import type { Logger, RateLimiter, Service, Store, TrustProxy } from '@licence/service';
+import { createMemoryRateLimiter, createNodeSigner, createService, readServiceConfig } from '@licence/service';
+import type { Logger, RateLimiter, Service, ServiceOptions, Store } from '@licence/service';
 import { openPostgres } from '@licence/store-postgres';
 import { openSqliteStore } from '@licence/store-sqlite';
 import { createTestClock } from '@licence/http-vector-runner';
@@ -14,7 +14,7 @@ import type { TestClock } from '@licence/http-vector-runner';
 import { loadSignatureVectors } from '@licence/vectors';
 import { connectionLimits, DEFAULT_MAX_CONNECTIONS_PER_IP } from '../src/connection-limits.js';
 import type { ConnectionLimits } from '../src/connection-limits.js';
-import type { ConnectionGuard } from '../src/connection-guard.js';
+import type { ConnectionGuard, ConnectionKey } from '../src/connection-guard.js';
 import { createHttpServer } from '../src/http-server.js';
 import type { HttpTimeouts } from '../src/http-server.js';
 import { captureLogs } from './capture-logs.js';
@@ -38,6 +38,9 @@ export const TEST_PUBLIC_KEY = signatureKeys.primary.publicKey;
 // @licence/http-vector-runner.
 export { createTestClock, PRODUCT_UA } from '@licence/http-vector-runner';
 export type { TestClock } from '@licence/http-vector-runner';
+
+/** docs/protocol.md#client-address: TRUST_PROXY, a hop count or a list of trusted CIDRs. */
+type TrustProxy = NonNullable<ServiceOptions['trustProxy']>;
 
 export interface TestServerOptions {
   /** Milliseconds since the epoch; default: the real time at start. */
@@ -89,6 +92,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The key each connection counts under, as `licence serve` takes it from the same TRUST_PROXY
+ * (ServiceConfig's `clientAddress`, start-server.ts): `trustProxy` written back as the variable.
+ */
+function connectionKeyOf(trustProxy: TrustProxy | undefined): ConnectionKey {
+  const text =
+    trustProxy === undefined ? '' : 'hops' in trustProxy ? String(trustProxy.hops) : trustProxy.cidrs.join(',');
+  const read = readServiceConfig({ TRUST_PROXY: text }, '/', { only: ['clientAddress'] });
+  if (!read.ok) throw new Error(`startTestServer: TRUST_PROXY=${text} refused`);
+  return read.value.clientAddress.connectionKey;
+}
+
 /** The caps `licence serve` takes with the default variables and `trustProxy`, in a process with room for them. */
 function serveLimits(trustProxy: TrustProxy | undefined): ConnectionLimits {
   const configured = {
@@ -127,6 +142,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     service,
     logger,
     limits: { ...serveLimits(options.trustProxy), ...options.limits },
+    connectionKey: connectionKeyOf(options.trustProxy),
     ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
     ...(options.statsIntervalMs === undefined ? {} : { statsIntervalMs: options.statsIntervalMs }),
   });

@@ -6,7 +6,6 @@ import type { AddressInfo, Server, Socket } from 'node:net';
 import { getPriority, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseHost, verifyEnvelope } from '@licence/core';
-import { DEFAULT_WEBHOOKS_PER_AUTHOR, WEBHOOK_CONCURRENCY } from '@licence/service';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServe } from './cli-process.js';
 import type { ServeProcess } from './cli-process.js';
@@ -33,6 +32,13 @@ const SOURCES = Array.from({ length: 20 }, (_, i) => `127.0.0.${i + 2}`);
 /** A stop to the endpoint loop if the quota never refuses (the code before it had none). */
 const MAX_ENDPOINTS_TRIED = 1100;
 const ADMIN_TOKEN = randomBytes(32).toString('base64url');
+/**
+ * What `licence serve` runs with here, LICENCE_WEBHOOKS_PER_AUTHOR and LICENCE_WEBHOOK_CONCURRENCY
+ * unset: their defaults, the endpoints one author may have and the deliverer's attempts in flight
+ * (docs/protocol.md#limits, #configuration).
+ */
+const WEBHOOKS_PER_AUTHOR = 10;
+const WEBHOOK_CONCURRENCY = 32;
 const BOB_SITE = 'https://www.bob-boutique.fr/';
 
 const root = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'licence-flood-'));
@@ -238,10 +244,10 @@ describe('one author token cannot take the service down (docs/protocol.md#limits
     );
 
     // The quota refused A's endpoint past it, with the message of docs/protocol.md#endpoints.
-    expect(created).toBe(DEFAULT_WEBHOOKS_PER_AUTHOR);
+    expect(created).toBe(WEBHOOKS_PER_AUTHOR);
     expect(refusal?.status).toBe(409);
     expect(refusal?.json.detail).toBe(
-      `author alice already has ${DEFAULT_WEBHOOKS_PER_AUTHOR} webhook endpoint(s), the most allowed (LICENCE_WEBHOOKS_PER_AUTHOR=${DEFAULT_WEBHOOKS_PER_AUTHOR}); remove one first`,
+      `author alice already has ${WEBHOOKS_PER_AUTHOR} webhook endpoint(s), the most allowed (LICENCE_WEBHOOKS_PER_AUTHOR=${WEBHOOKS_PER_AUTHOR}); remove one first`,
     );
     // A really flooded: events without pause, each endpoint's attempt held by the receiver.
     expect(issued).toBeGreaterThan(100);
