@@ -15,7 +15,6 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { findPostgresBinDir, startPostgres } from '@licence/pg-cluster';
 import { errorMessage } from '@licence/core';
-import { logLevelOrInfo } from '@licence/service';
 
 const distIndex = new URL('../dist/index.js', import.meta.url);
 if (!existsSync(fileURLToPath(distIndex))) {
@@ -54,7 +53,7 @@ function publicKeyOf(seed) {
 
 const seed = randomBytes(32);
 const publicKey = publicKeyOf(seed);
-const logger = lambda.createJsonLogger({ level: logLevelOrInfo(process.env.LOG_LEVEL) });
+const logger = lambda.createJsonLogger({ level: lambda.startLogLevel(process.env) });
 
 process.stderr.write('local:pg: starting a throwaway PostgreSQL cluster...\n');
 const cluster = await startPostgres({ binDir });

@@ -1,13 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { describeError, errorMessage } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
-import { logLevelOrInfo, routeLabel } from '@licence/service';
-import type { Logger, Service } from '@licence/service';
+import { routeLabel } from '@licence/service';
+import type { Environment, Logger, Service } from '@licence/service';
 import type { Context } from 'aws-lambda';
 import { faultResponse, notAnHttpEventResponse } from './fault-response.js';
 import { createJsonLogger } from './json-logger.js';
-import { loadLambdaConfig } from './lambda-config.js';
-import type { Environment } from './lambda-config.js';
+import { loadLambdaConfig, startLogLevel } from './lambda-config.js';
 import { classifyEvent, isScheduledEvent } from './lambda-event.js';
 import type { ClassifiedEvent } from './lambda-event.js';
 import { logRuntimeOpenError, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
@@ -172,5 +171,5 @@ async function purge(
 
 /** The logger when none is given: JSON lines at LOG_LEVEL (a bad LOG_LEVEL is reported by the config, at `info` meanwhile). */
 function defaultLogger(options: CreateLambdaHandlerOptions): Logger {
-  return createJsonLogger({ level: 'env' in options ? logLevelOrInfo(options.env.LOG_LEVEL) : 'info' });
+  return createJsonLogger({ level: 'env' in options ? startLogLevel(options.env) : 'info' });
 }

@@ -2,7 +2,7 @@ import { freePort } from '@licence/pg-cluster';
 import { describe, expect, it } from 'vitest';
 import { createWebhooksHandler } from './create-webhooks-handler.js';
 import { createJsonLogger } from './json-logger.js';
-import type { Environment } from './lambda-config.js';
+import type { Environment } from '@licence/service';
 
 /**
  * The scheduled webhooks function when it cannot run: a bad configuration or a database that does

@@ -1,12 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { describeError, errorMessage } from '@licence/core';
-import { logLevelOrInfo, WEBHOOK_TIMEOUT_MS } from '@licence/service';
-import type { Logger } from '@licence/service';
+import type { Environment, Logger } from '@licence/service';
 import type { Context } from 'aws-lambda';
 import { DRAIN_MARGIN_MS, drainOutbox } from './drain-outbox.js';
 import { createJsonLogger } from './json-logger.js';
-import { loadWebhooksConfig } from './lambda-config.js';
-import type { Environment } from './lambda-config.js';
+import { loadWebhooksConfig, startLogLevel } from './lambda-config.js';
 import { logRuntimeOpenError, RuntimeOpenError } from './open-lambda-runtime.js';
 import { openWebhooksRuntime } from './open-webhooks-runtime.js';
 import type { WebhooksRuntime } from './open-webhooks-runtime.js';
@@ -53,7 +51,7 @@ export const WEBHOOKS_LOCAL_BUDGET_MS = 60_000;
  * the function's Errors metric and a CloudWatch alarm see it; the next minute's run tries again.
  */
 export function createWebhooksHandler(options: CreateWebhooksHandlerOptions): WebhooksHandler {
-  const logger = options.logger ?? createJsonLogger({ level: logLevelOrInfo(options.env.LOG_LEVEL) });
+  const logger = options.logger ?? createJsonLogger({ level: startLogLevel(options.env) });
   const held = holdRuntime(() => open(options, logger));
   const handler = async (_event: unknown, context?: Partial<WebhooksContext>): Promise<WebhooksResult> => {
     const requestId = context?.awsRequestId;
@@ -72,7 +70,7 @@ export function createWebhooksHandler(options: CreateWebhooksHandlerOptions): We
     const { attempts, rounds } = await drainOutbox({
       runOnce: () => runtime.deliverer.runOnce(),
       remainingMs,
-      roundBudgetMs: WEBHOOK_TIMEOUT_MS + DRAIN_MARGIN_MS,
+      roundBudgetMs: runtime.deliverer.timeoutMs + DRAIN_MARGIN_MS,
     });
     // A quiet minute logs at debug: 1,440 lines a day saying "nothing" would only cost CloudWatch
     // storage (Lambda's own START/REPORT lines show the schedule runs).

@@ -40,18 +40,13 @@ export { holdRuntime } from './runtime-holder.js';
 export type { RuntimeHolder } from './runtime-holder.js';
 
 // Configuration (docs/protocol.md#configuration) and the runtime a container keeps
-export { loadLambdaConfig, loadWebhooksConfig } from './lambda-config.js';
+export { loadLambdaConfig, loadWebhooksConfig, startLogLevel } from './lambda-config.js';
 export type {
-  Environment,
   LambdaConfig,
   LambdaConfigResult,
   SigningKeySource,
   WebhooksConfig,
 } from './lambda-config.js';
-// The environment values every adapter reads alike (@licence/service, config-values.ts).
-export { decodeSeed, LOG_LEVELS, MIN_ADMIN_TOKEN_LENGTH, parseLogLevel } from '@licence/service';
-export type { LogLevel } from '@licence/service';
-export { MAX_TRUST_PROXY_HOPS, parseTrustProxy } from '@licence/service';
 export { LAMBDA_POOL_MAX, logRuntimeOpenError, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
 export type { LambdaRuntime, OpenLambdaRuntimeOptions } from './open-lambda-runtime.js';
 export { createJsonLogger } from './json-logger.js';

@@ -1,6 +1,6 @@
 import { errorMessage } from '@licence/core';
 import { redactLogFields } from '@licence/service';
-import type { Logger, LogLevel } from '@licence/service';
+import type { Logger, ServiceConfig } from '@licence/service';
 
 /**
  * JSON lines on stdout, which Lambda sends to CloudWatch Logs as they are. The fields are pino's
@@ -10,9 +10,12 @@ import type { Logger, LogLevel } from '@licence/service';
  * cold start are measured).
  *
  * The net under docs/protocol.md#privacy (no key, no signing key, no token in a log line), as the
- * Koa server's logger: the service's `REDACTED_FIELDS` are redacted at the top level and
- * `REDACTED_DEPTH` levels down.
+ * Koa server's logger: the service's `LOG_REDACTION` (`redactLogFields`), its fields redacted at the
+ * top level and `depth` levels down.
  */
+
+/** LOG_LEVEL as the configuration reads it: pino's levels, plus `silent`. */
+type LogLevel = ServiceConfig['logLevel'];
 
 /** pino's numbers, so a level filter written for the Koa server's lines works here too. */
 export const LEVEL_NUMBERS: Readonly<Record<Exclude<LogLevel, 'silent'>, number>> = {

@@ -1,10 +1,9 @@
 import { loadConfig } from '@licence/koa-server';
 import { loadSignatureVectors } from '@licence/vectors';
 import { describe, expect, it } from 'vitest';
-import { configErrorLine, parseLogLevel } from '@licence/service';
-import { parseWebhookAllowPrivate } from '@licence/service';
-import { loadLambdaConfig, loadWebhooksConfig } from './lambda-config.js';
-import type { Environment } from './lambda-config.js';
+import { configErrorLine } from '@licence/service';
+import type { Environment } from '@licence/service';
+import { loadLambdaConfig, loadWebhooksConfig, startLogLevel } from './lambda-config.js';
 
 const SEED = loadSignatureVectors().keys.primary.seed;
 const BASE: Environment = { DATABASE_URL: 'postgres://licence:pw@db.internal:5432/licence', LICENCE_SIGNING_KEY: SEED };
@@ -13,6 +12,15 @@ function errorsOf(env: Environment): readonly string[] {
   const result = loadLambdaConfig(env, '/var/task');
   return result.ok ? [] : result.errors.map(configErrorLine);
 }
+
+/** One variable as the function reads it beside BASE (`undefined`: unset): its value, or the faults. */
+function readingOf<K extends 'webhookAllowPrivate' | 'logLevel'>(key: K, variable: string, value: string | undefined) {
+  const result = loadLambdaConfig(value === undefined ? BASE : { ...BASE, [variable]: value }, '/var/task');
+  return result.ok ? { ok: true as const, value: result.value[key] } : result;
+}
+const allowPrivateOf = (value: string | undefined) =>
+  readingOf('webhookAllowPrivate', 'LICENCE_WEBHOOK_ALLOW_PRIVATE', value);
+const logLevelOf = (value: string | undefined) => readingOf('logLevel', 'LOG_LEVEL', value);
 
 describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () => {
   it('reads a complete environment', () => {
@@ -83,9 +91,9 @@ describe('loadLambdaConfig (the names of docs/protocol.md#configuration)', () =>
 
 describe('LICENCE_WEBHOOK_ALLOW_PRIVATE (docs/protocol.md#webhooks)', () => {
   it('exactly 1 turns it on; 0, empty or unset keep the destination rules', () => {
-    expect(parseWebhookAllowPrivate('1')).toEqual({ ok: true, value: true });
-    expect(parseWebhookAllowPrivate('0')).toEqual({ ok: true, value: false });
-    expect(parseWebhookAllowPrivate(undefined)).toEqual({ ok: true, value: false });
+    expect(allowPrivateOf('1')).toEqual({ ok: true, value: true });
+    expect(allowPrivateOf('0')).toEqual({ ok: true, value: false });
+    expect(allowPrivateOf(undefined)).toEqual({ ok: true, value: false });
     // Read as every variable is: trimmed, and empty is unset.
     const allowed = (value: string) => {
       const result = loadLambdaConfig({ ...BASE, LICENCE_WEBHOOK_ALLOW_PRIVATE: value }, '/var/task');
@@ -178,15 +186,23 @@ describe('loadWebhooksConfig (the scheduled webhooks function)', () => {
   });
 });
 
-describe('parseLogLevel', () => {
+describe('LOG_LEVEL', () => {
   it('takes the Koa server levels in any case, and names LOG_LEVEL otherwise', () => {
-    expect(parseLogLevel(undefined)).toEqual({ ok: true, value: 'info' });
-    expect(parseLogLevel('Debug')).toEqual({ ok: true, value: 'debug' });
-    expect(parseLogLevel('silent')).toEqual({ ok: true, value: 'silent' });
-    const loud = parseLogLevel('loud');
+    expect(logLevelOf(undefined)).toEqual({ ok: true, value: 'info' });
+    expect(logLevelOf('Debug')).toEqual({ ok: true, value: 'debug' });
+    expect(logLevelOf('silent')).toEqual({ ok: true, value: 'silent' });
+    const loud = logLevelOf('loud');
     expect(loud.ok ? [] : loud.errors.map(configErrorLine)).toEqual([
       'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
     ]);
+  });
+
+  it('startLogLevel: the level to log at before the configuration is read, `info` while LOG_LEVEL is bad', () => {
+    expect(startLogLevel({})).toBe('info');
+    expect(startLogLevel({ LOG_LEVEL: ' Debug ' })).toBe('debug');
+    expect(startLogLevel({ LOG_LEVEL: 'loud' })).toBe('info');
+    // Only LOG_LEVEL counts: the other variables, bad or missing, are the configuration's to report.
+    expect(startLogLevel({ LOG_LEVEL: 'warn', DATABASE_URL: 'http://x', TRUST_PROXY: 'true' })).toBe('warn');
   });
 });
 

@@ -1,5 +1,5 @@
 import { readServiceConfig } from '@licence/service';
-import type { ConfiguredSigningKey, Environment, Parsed, ServiceConfig } from '@licence/service';
+import type { Environment, Parsed, ServiceConfig } from '@licence/service';
 
 /**
  * The function's configuration, from the environment names of docs/protocol.md#configuration, read
@@ -19,10 +19,8 @@ import type { ConfiguredSigningKey, Environment, Parsed, ServiceConfig } from '@
  * (docs/protocol.md#configuration).
  */
 
-export type { Environment } from '@licence/service';
-
 /** `LICENCE_SIGNING_KEY`, or `LICENCE_SIGNING_KEY_FILE`: a file of the deployment package or a layer (`/opt/...`). */
-export type SigningKeySource = ConfiguredSigningKey;
+export type SigningKeySource = NonNullable<ServiceConfig['signingKey']>;
 
 /**
  * The shared variables the API function reads: all but LICENCE_WEBHOOK_CONCURRENCY (it delivers
@@ -84,4 +82,14 @@ export function loadWebhooksConfig(env: Environment): Parsed<WebhooksConfig> {
     only: WEBHOOKS_VARIABLES,
     required: { databaseUrl: 'required on AWS Lambda (the outbox to drain is in PostgreSQL); set a postgres:// URL' },
   });
+}
+
+/**
+ * The level to log at before the configuration is read, or while it is bad: LOG_LEVEL as the
+ * configuration reads it when good, else `info` (the configuration's fault then names the variable,
+ * docs/protocol.md#configuration).
+ */
+export function startLogLevel(env: Environment): ServiceConfig['logLevel'] {
+  const read = readServiceConfig(env, '/', { only: ['logLevel'] });
+  return read.ok ? read.value.logLevel : 'info';
 }

@@ -1,7 +1,7 @@
 import { errorMessage } from '@licence/core';
-import { logLevelOrInfo } from '@licence/service';
 import { createLambdaHandler } from './create-lambda-handler.js';
 import { createJsonLogger } from './json-logger.js';
+import { startLogLevel } from './lambda-config.js';
 import { startLocalRunner } from './local-runner.js';
 
 /**
@@ -12,7 +12,7 @@ import { startLocalRunner } from './local-runner.js';
  * the function before deploying it; not a production server (that is `licence serve`).
  */
 async function main(): Promise<void> {
-  const logger = createJsonLogger({ level: logLevelOrInfo(process.env.LOG_LEVEL) });
+  const logger = createJsonLogger({ level: startLogLevel(process.env) });
   const handler = createLambdaHandler({ env: process.env, logger });
   const port = Number(process.env.PORT ?? '8080');
   if (!Number.isInteger(port) || port < 0 || port > 65535) {

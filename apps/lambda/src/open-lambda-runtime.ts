@@ -2,7 +2,7 @@ import { consoleAssets } from '@licence/console';
 import { encodeBase64, errorMessage } from '@licence/core';
 import type { RandomBytes } from '@licence/core';
 import { configErrorLine, createNodeSigner, createService, loadSeedFile, serviceOptions } from '@licence/service';
-import type { ConfigError, Logger, Service } from '@licence/service';
+import type { Logger, Service } from '@licence/service';
 import { describeDatabase, openPostgres } from '@licence/store-postgres';
 import type { LambdaConfig } from './lambda-config.js';
 
@@ -32,7 +32,7 @@ export class RuntimeOpenError extends Error {
   override readonly name = 'RuntimeOpenError';
   constructor(
     readonly status: 500 | 503,
-    readonly errors: readonly ConfigError[],
+    readonly errors: readonly { readonly variable: string; readonly message: string }[],
     options?: { readonly cause?: unknown },
   ) {
     super(errors.map(configErrorLine).join('; '), options?.cause === undefined ? undefined : { cause: options.cause });

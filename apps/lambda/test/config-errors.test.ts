@@ -5,7 +5,7 @@ import { freePort } from '@licence/pg-cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLambdaHandler } from '../src/create-lambda-handler.js';
 import { createJsonLogger } from '../src/json-logger.js';
-import type { Environment } from '../src/lambda-config.js';
+import type { Environment } from '@licence/service';
 import { httpApiEvent, PRODUCT_UA, readResult } from './events.js';
 import { TEST_PUBLIC_KEY, TEST_SEED_BASE64 } from './lambda-harness.js';
 import { throwawayPostgres } from '@licence/pg-cluster/vitest';

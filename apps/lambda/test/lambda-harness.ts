@@ -5,7 +5,7 @@ import { loadSignatureVectors } from '@licence/vectors';
 import { createLambdaHandler } from '../src/create-lambda-handler.js';
 import type { LambdaHandler } from '../src/create-lambda-handler.js';
 import { createJsonLogger } from '../src/json-logger.js';
-import type { Environment } from '../src/lambda-config.js';
+import type { Environment } from '@licence/service';
 import { adminEvent } from './events.js';
 
 /**

@@ -3,18 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isRecord } from '@licence/http-vector-runner';
 import { consoleAssets } from '@licence/console';
-import { HEALTH_PATH, PUBLIC_PATHS, WEBHOOK_TIMEOUT_MS } from '@licence/service';
+import { HEALTH_PATH, PUBLIC_PATHS, readServiceConfig } from '@licence/service';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import type { Tags } from 'yaml';
 import { DRAIN_MARGIN_MS } from '../src/drain-outbox.js';
-import {
-  DEFAULT_WEBHOOKS_PER_AUTHOR,
-  parseStagingHosts,
-  parseWebhookAllowPrivate,
-  readWebhookConfig,
-  WEBHOOK_CONCURRENCY,
-} from '@licence/service';
 import { loadLambdaConfig, loadWebhooksConfig } from '../src/lambda-config.js';
 
 /**
@@ -24,6 +17,20 @@ import { loadLambdaConfig, loadWebhooksConfig } from '../src/lambda-config.js';
  */
 
 const APP_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * docs/protocol.md#configuration: the defaults of LICENCE_WEBHOOKS_PER_AUTHOR and
+ * LICENCE_WEBHOOK_CONCURRENCY; docs/protocol.md#delivery: one deadline of 15 s per attempt.
+ */
+const DEFAULT_WEBHOOKS_PER_AUTHOR = 10;
+const WEBHOOK_CONCURRENCY = 32;
+const WEBHOOK_TIMEOUT_MS = 15_000;
+
+/** Shared variables as the functions read them (@licence/service's readServiceConfig): their value, or the faults. */
+function readingOf<K extends 'webhookAllowPrivate' | 'stagingHosts'>(key: K, env: Record<string, string>) {
+  const read = readServiceConfig(env, '/', { only: [key] });
+  return read.ok ? { ok: true, value: read.value[key] } : read;
+}
 const TEMPLATE = join(APP_DIR, 'template.yaml');
 
 /** docs/protocol.md#configuration: the fixed environment names (scripts and docs rely on them). */
@@ -203,9 +210,15 @@ describe('template.yaml (AWS SAM)', () => {
     expect(apiVariables.LICENCE_WEBHOOKS_PER_AUTHOR).toEqual({ Ref: 'WebhooksPerAuthor' });
     expect(webhookVariables.LICENCE_WEBHOOK_CONCURRENCY).toEqual({ Ref: 'WebhookConcurrency' });
     const empty = { LICENCE_WEBHOOKS_PER_AUTHOR: '', LICENCE_WEBHOOK_CONCURRENCY: '' };
-    const webhooks = readWebhookConfig(empty);
-    expect(webhooks.webhooksPerAuthor).toEqual({ ok: true, value: DEFAULT_WEBHOOKS_PER_AUTHOR });
-    expect(webhooks.webhookConcurrency).toEqual({ ok: true, value: WEBHOOK_CONCURRENCY });
+    const webhooks = readServiceConfig(empty, '/', { only: ['webhooksPerAuthor', 'webhookConcurrency'] });
+    expect(webhooks.ok && { ok: true, value: webhooks.value.webhooksPerAuthor }).toEqual({
+      ok: true,
+      value: DEFAULT_WEBHOOKS_PER_AUTHOR,
+    });
+    expect(webhooks.ok && { ok: true, value: webhooks.value.webhookConcurrency }).toEqual({
+      ok: true,
+      value: WEBHOOK_CONCURRENCY,
+    });
   });
 
   it('routes the buyer pages to the function: GET the page and its style sheet, POST the form only', () => {
@@ -278,7 +291,9 @@ describe('template.yaml: the scheduled webhooks function (docs/protocol.md#webho
     const parameter = record(parameters.WebhookAllowPrivate, 'WebhookAllowPrivate');
     expect(parameter.Default).toBe('0');
     expect(parameter.AllowedValues).toEqual(['0', '1']);
-    expect(['0', '1'].map((value) => parseWebhookAllowPrivate(value))).toEqual([
+    expect(
+      ['0', '1'].map((value) => readingOf('webhookAllowPrivate', { LICENCE_WEBHOOK_ALLOW_PRIVATE: value })),
+    ).toEqual([
       { ok: true, value: false },
       { ok: true, value: true },
     ]);
@@ -288,7 +303,7 @@ describe('template.yaml: the scheduled webhooks function (docs/protocol.md#webho
     const parameter = record(parameters.StagingHosts, 'StagingHosts');
     expect(parameter.Type).toBe('String');
     expect(parameter.Default).toBe('');
-    expect(parseStagingHosts(undefined)).toEqual({ ok: true, value: [] });
+    expect(readingOf('stagingHosts', {})).toEqual({ ok: true, value: [] });
     const apiVariables = record(record(fn.Environment, 'Environment').Variables, 'Variables');
     expect(apiVariables.LICENCE_STAGING_HOSTS).toEqual({ Ref: 'StagingHosts' });
     const variables = record(record(webhooksFn.Environment, 'Environment').Variables, 'Variables');

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createWebhooksHandler } from '../src/create-webhooks-handler.js';
 import type { WebhooksHandler } from '../src/create-webhooks-handler.js';
 import { createJsonLogger } from '../src/json-logger.js';
-import type { Environment } from '../src/lambda-config.js';
+import type { Environment } from '@licence/service';
 import { lambdaContext, scheduledEvent } from './events.js';
 import { lambdaHarness } from './lambda-harness.js';
 import type { LambdaHarness } from './lambda-harness.js';
