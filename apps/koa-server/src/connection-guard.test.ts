@@ -72,7 +72,7 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe('guardConnections', () => {
   it('counts an IPv4 client of a dual-stack socket (::ffff:127.0.0.3) as its IPv4 address', async (context) => {
-    // A machine without IPv6 cannot listen on '::'; the rule itself is rateLimitKey's (@licence/service).
+    // A machine without IPv6 cannot listen on '::'; the rule itself is the service's rate-limit key (ServiceConfig's clientAddress).
     const dualStack = await guarded('::', { maxConnections: 10, maxConnectionsPerIp: 1 }).catch(() => undefined);
     if (dualStack === undefined) return context.skip();
     const { server, guard } = dualStack;
