@@ -10,10 +10,10 @@ export {
   parseAddress,
   rateLimitKey,
 } from './client-ip.js';
-export type { CompiledCidr, CompiledTrustProxy } from './client-ip.js';
+export type { CompiledCidr } from './client-ip.js';
 export { rateLimitWait } from './client-rate-limit.js';
-export { HttpError, PROBLEMS, PROBLEM_BASE, isHttpError, problemBody, problemType } from './problem.js';
-export type { ProblemBody, ProblemKind } from './problem.js';
+export { HttpError, PROBLEM_BASE, isHttpError } from './problem.js';
+export type { ProblemKind } from './problem.js';
 export {
   MAX_ADMIN_BODY_BYTES,
   MAX_BODY_BYTES,

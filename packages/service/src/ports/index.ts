@@ -1,7 +1,7 @@
 // ports/: the wing's one door (CONTRIBUTING.md#architecture). This file only re-exports.
 export { DAY_SECONDS, utcDay } from './activity-day.js';
 export { createMemoryRateLimiter } from './memory-rate-limiter.js';
-export type { MemoryRateLimiter, MemoryRateLimiterOptions } from './memory-rate-limiter.js';
+export type { MemoryRateLimiter } from './memory-rate-limiter.js';
 export { randomBytes } from './node-random.js';
 export { createNodeSigner } from './node-signer.js';
 export { createNodeVerifier } from './node-verifier.js';
@@ -9,7 +9,6 @@ export type { Verifier } from './node-verifier.js';
 export { requireKeyId } from './require-key-id.js';
 export { SchemaVersionError, pendingMigrations, refuseNewerSchema } from './schema-version.js';
 export { retryAfterSeconds, slidingWindow } from './sliding-window.js';
-export type { SlidingWindowOptions } from './sliding-window.js';
 export type {
   ActivityCount,
   AuthorRecord,
@@ -17,15 +16,10 @@ export type {
   BoundDomain,
   ClaimedWebhookDelivery,
   Clock,
-  Created,
   Installation,
-  KeyChangeInitiator,
   Logger,
-  NewAuthorToken,
   NewKey,
-  NewWebhookEndpoint,
   NewWebhookEvent,
-  ProductChange,
   ProductRecord,
   RateLimiter,
   RequestLogEntry,
@@ -40,4 +34,3 @@ export type {
   WebhookEndpointRecord,
 } from './store-port.js';
 export { storedColumn } from './stored-column.js';
-export { WEBHOOK_DELIVERY_STATUSES } from './stored-webhook-fields.js';
