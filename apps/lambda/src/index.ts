@@ -3,35 +3,20 @@
 
 // The handler and its three steps (CONTRIBUTING.md#architecture)
 export { createLambdaHandler } from './create-lambda-handler.js';
-export type {
-  CreateLambdaHandlerOptions,
-  LambdaEnvironmentOptions,
-  LambdaHandler,
-  LambdaServiceOptions,
-  PurgeResult,
-} from './create-lambda-handler.js';
+export type { CreateLambdaHandlerOptions, LambdaEnvironmentOptions } from './create-lambda-handler.js';
+export type { LambdaHandler, LambdaServiceOptions, PurgeResult } from './create-lambda-handler.js';
 export { classifyEvent, isScheduledEvent } from './lambda-event.js';
 export type { ClassifiedEvent, EventKind, LambdaHttpEvent } from './lambda-event.js';
-export {
-  clientAddress,
-  requestBody,
-  requestHeaders,
-  requestMethod,
-  requestPath,
-  toServiceRequest,
-} from './to-service-request.js';
+export { clientAddress, requestBody, requestHeaders, requestMethod } from './to-service-request.js';
+export { requestPath, toServiceRequest } from './to-service-request.js';
 export { hasMultiValueHeaders, statusDescription, toLambdaResult } from './to-lambda-result.js';
 export type { LambdaHttpResult } from './to-lambda-result.js';
 export { faultResponse } from './fault-response.js';
 
 // The scheduled webhook deliveries (docs/protocol.md#webhooks): the bundle's `webhooks` export
 export { createWebhooksHandler, WEBHOOKS_LOCAL_BUDGET_MS } from './create-webhooks-handler.js';
-export type {
-  CreateWebhooksHandlerOptions,
-  WebhooksContext,
-  WebhooksHandler,
-  WebhooksResult,
-} from './create-webhooks-handler.js';
+export type { CreateWebhooksHandlerOptions, WebhooksContext } from './create-webhooks-handler.js';
+export type { WebhooksHandler, WebhooksResult } from './create-webhooks-handler.js';
 export { DRAIN_MARGIN_MS, drainOutbox } from './drain-outbox.js';
 export type { DrainOptions, DrainResult } from './drain-outbox.js';
 export { openWebhooksRuntime } from './open-webhooks-runtime.js';
@@ -41,12 +26,7 @@ export type { RuntimeHolder } from './runtime-holder.js';
 
 // Configuration (docs/protocol.md#configuration) and the runtime a container keeps
 export { loadLambdaConfig, loadWebhooksConfig, startLogLevel } from './lambda-config.js';
-export type {
-  LambdaConfig,
-  LambdaConfigResult,
-  SigningKeySource,
-  WebhooksConfig,
-} from './lambda-config.js';
+export type { LambdaConfig, LambdaConfigResult, SigningKeySource, WebhooksConfig } from './lambda-config.js';
 export { LAMBDA_POOL_MAX, logRuntimeOpenError, openLambdaRuntime, RuntimeOpenError } from './open-lambda-runtime.js';
 export type { LambdaRuntime, OpenLambdaRuntimeOptions } from './open-lambda-runtime.js';
 export { createJsonLogger } from './json-logger.js';

@@ -9,28 +9,10 @@ export type { Verifier } from './node-verifier.js';
 export { requireKeyId } from './require-key-id.js';
 export { SchemaVersionError, pendingMigrations, refuseNewerSchema } from './schema-version.js';
 export { retryAfterSeconds, slidingWindow } from './sliding-window.js';
-export type {
-  ActivityCount,
-  AuthorRecord,
-  AuthorTokenRecord,
-  BoundDomain,
-  ClaimedWebhookDelivery,
-  Clock,
-  Installation,
-  Logger,
-  NewKey,
-  NewWebhookEvent,
-  ProductRecord,
-  RateLimiter,
-  RequestLogEntry,
-  Signer,
-  Store,
-  StoredKey,
-  VerdictOutcome,
-  WebhookAttemptOutcome,
-  WebhookAttemptRecord,
-  WebhookDeliveryRecord,
-  WebhookDeliveryStatus,
-  WebhookEndpointRecord,
-} from './store-port.js';
+export type { ActivityCount, AuthorRecord, AuthorTokenRecord, BoundDomain } from './store-port.js';
+export type { ClaimedWebhookDelivery, Clock, Installation, Logger, NewKey } from './store-port.js';
+export type { NewWebhookEvent, ProductRecord, RateLimiter, RequestLogEntry, Signer } from './store-port.js';
+export type { Store, StoredKey, VerdictOutcome, WebhookAttemptOutcome } from './store-port.js';
+export type { WebhookAttemptRecord, WebhookDeliveryRecord, WebhookDeliveryStatus } from './store-port.js';
+export type { WebhookEndpointRecord } from './store-port.js';
 export { storedColumn } from './stored-column.js';
