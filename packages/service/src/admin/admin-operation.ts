@@ -137,15 +137,29 @@ export type AdminOperations = Readonly<Record<string, AnyAdminOperation>>;
  */
 export function operation<Args extends readonly unknown[], Output>(
   run: (context: AdminContext, ...args: Args) => Promise<Output>,
-  declaration: Omit<AdminOperation<NoInfer<Args>, NoInfer<Output>>, 'run' | 'method' | 'path'> & {
+  declaration: Omit<AdminOperation<NoInfer<Args>, NoInfer<Output>>, 'run' | 'method' | 'path' | 'status'> & {
     /** The method and the path, as a router writes them: `POST /admin/keys/:cle/revoke`. */
     readonly route: `${AdminMethod} /admin${string}`;
+    /** Only where it is not its method's (SUCCESS_STATUS). */
+    readonly status?: AdminOperation['status'];
   },
 ): AdminOperation<Args, Output> {
-  const { route, ...rest } = declaration;
+  const { route, status, ...rest } = declaration;
   const [method, path] = route.split(' ') as [AdminMethod, string];
-  return { ...rest, method, path, run };
+  return { ...rest, method, path, status: status ?? SUCCESS_STATUS[method], run };
 }
+
+/**
+ * docs/protocol.md#administration: a read or a change answers 200, a creation 201, a removal 204
+ * and no body; an operation says its own only when it differs (a revocation is a POST that
+ * answers 200, a retry is queued: 202).
+ */
+const SUCCESS_STATUS: Readonly<Record<AdminMethod, AdminOperation['status']>> = {
+  GET: 200,
+  PATCH: 200,
+  POST: 201,
+  DELETE: 204,
+};
 
 /** What a usage line declares: the command's words, its positionals, its rest and its options. */
 type Syntax = 'name' | 'positionals' | 'rest' | 'options';

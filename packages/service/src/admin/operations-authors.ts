@@ -1,5 +1,5 @@
 import * as fields from './admin-fields.js';
-import { mistake, command, inputs, operation, param } from './admin-operation.js';
+import { command, inputs, mistake, operation, param } from './admin-operation.js';
 import { given } from './command-values.js';
 import { addAuthor } from './key-admin-add-author.js';
 import { createAuthorToken } from './key-admin-create-token.js';
@@ -15,7 +15,6 @@ import { revokeAuthorToken } from './key-admin-revoke-token.js';
 
 const addAuthorOperation = operation(addAuthor, {
   route: 'POST /admin/authors',
-  status: 201,
   summary: 'Add an author, who owns the products whose `author` is its id',
   scope: { operator: true, refused: 'add authors' },
   input: ({ body }) => inputs(fields.authorInput(body)),
@@ -33,7 +32,6 @@ const addAuthorOperation = operation(addAuthor, {
 
 const createTokenOperation = operation(createAuthorToken, {
   route: 'POST /admin/authors/:id/tokens',
-  status: 201,
   summary: 'A new author token, shown this once',
   scope: { operator: false, resource: 'author' },
   input: (parts) => inputs(param(parts, 'id'), fields.tokenInput(parts.body)),
@@ -58,7 +56,6 @@ const createTokenOperation = operation(createAuthorToken, {
 
 const listTokensOperation = operation(listAuthorTokens, {
   route: 'GET /admin/authors/:id/tokens',
-  status: 200,
   summary: "An author's tokens: id, label, created, last used (never the token)",
   scope: { operator: false, resource: 'author' },
   input: (parts) => inputs(param(parts, 'id')),
@@ -73,7 +70,6 @@ const listTokensOperation = operation(listAuthorTokens, {
 
 const revokeTokenOperation = operation(revokeAuthorToken, {
   route: 'DELETE /admin/authors/:id/tokens/:tokenId',
-  status: 204,
   summary: 'Revoke an author token',
   scope: { operator: false, resource: 'author' },
   input: (parts) => inputs(param(parts, 'id'), param(parts, 'tokenId')),
@@ -90,14 +86,12 @@ const revokeTokenOperation = operation(revokeAuthorToken, {
 export const AUTHOR_OPERATIONS = {
   me: operation(me, {
     route: 'GET /admin/me',
-    status: 200,
     summary: 'Who the token acts for: the operator, or an author',
     scope: { operator: false, resource: 'principal' },
     input: () => inputs(),
   }),
   listAuthors: operation(listAuthors, {
     route: 'GET /admin/authors',
-    status: 200,
     summary: 'Every author, by id',
     scope: { operator: true, refused: 'list authors' },
     input: () => inputs(),

@@ -1,15 +1,8 @@
 import { KEY_KINDS, type KeyKind } from '@licence/core';
 import { normalisePublicUrl, publicUrlFault } from '../config/index.js';
 import * as fields from './admin-fields.js';
-import {
-  type CommandArguments,
-  type CommandMistake,
-  mistake,
-  command,
-  inputs,
-  operation,
-  param,
-} from './admin-operation.js';
+import type { CommandArguments, CommandMistake } from './admin-operation.js';
+import { command, inputs, mistake, operation, param } from './admin-operation.js';
 import { given, givenOptions, withKey } from './command-values.js';
 import { buyerLink } from './key-admin-buyer-link.js';
 import { issueKey } from './key-admin-issue.js';
@@ -140,7 +133,6 @@ function keyCommand(name: string, extra: { readonly helpNote?: string; readonly 
 
 const issueKeyOperation = operation(issueKey, {
   route: 'POST /admin/keys',
-  status: 201,
   summary: 'Issue a key for a product: buyer, trial or dev (the key is shown this once)',
   scope: { operator: false, resource: 'product' },
   input: ({ body }) => inputs(fields.issueKeyInput(body)),
@@ -158,7 +150,6 @@ const issueKeyOperation = operation(issueKey, {
 
 const showKeyOperation = operation(showKey, {
   route: 'GET /admin/keys/:cle',
-  status: 200,
   summary: 'A key by the whole key: its product, kind, status, sites and bound domains',
   scope: { operator: false, resource: 'key' },
   input: (parts) => inputs(param(parts, 'cle')),
@@ -167,7 +158,6 @@ const showKeyOperation = operation(showKey, {
 
 const regenerateKeyOperation = operation(regenerateKey, {
   route: 'POST /admin/keys/:cle/regenerate',
-  status: 201,
   summary: 'A new key in place of this one, with its domains; the old one answers `regeneration`',
   scope: { operator: false, resource: 'key' },
   input: (parts) => inputs(param(parts, 'cle')),
@@ -176,7 +166,6 @@ const regenerateKeyOperation = operation(regenerateKey, {
 
 const transferKeyOperation = operation(transferKey, {
   route: 'POST /admin/keys/:cle/transfer',
-  status: 201,
   summary: 'A new key with a domain moved or freed; the old one answers `transfert`',
   scope: { operator: false, resource: 'key' },
   input: (parts) => inputs(param(parts, 'cle'), fields.transferInput(parts.body)),
@@ -207,7 +196,6 @@ const revokeKeyOperation = operation(revokeKey, {
 
 const buyerLinkOperation = operation(buyerLink, {
   route: 'POST /admin/keys/:cle/buyer-link',
-  status: 201,
   summary: "A link for the key's buyer to their own page (docs/protocol.md#buyer-links)",
   scope: { operator: false, resource: 'key' },
   signs: true,

@@ -11,7 +11,6 @@ import { purge } from './key-admin-purge.js';
 
 const installationsOperation = operation(installations, {
   route: 'GET /admin/products/:id/installations',
-  status: 200,
   summary: "A product's installations: each key's bound domains and when each was last seen",
   scope: { operator: false, resource: 'product' },
   input: (parts) => inputs(param(parts, 'id')),
@@ -27,7 +26,6 @@ export const LOG_OPERATIONS = {
   installations: installationsOperation,
   activity: operation(activity, {
     route: 'GET /admin/products/:id/activity',
-    status: 200,
     summary: "A product's verdicts per UTC day and outcome (docs/protocol.md#activity), ?days=1..366",
     scope: { operator: false, resource: 'product' },
     input: (parts) => inputs(param(parts, 'id'), fields.activityDays(parts.query)),

@@ -1,13 +1,6 @@
 import * as fields from './admin-fields.js';
-import {
-  type CommandArguments,
-  type CommandMistake,
-  mistake,
-  command,
-  inputs,
-  operation,
-  param,
-} from './admin-operation.js';
+import type { CommandArguments, CommandMistake } from './admin-operation.js';
+import { command, inputs, mistake, operation, param } from './admin-operation.js';
 import { givenOptions } from './command-values.js';
 import { listProducts } from './key-admin-list-products.js';
 import { addProduct, updateProduct } from './key-admin-products.js';
@@ -47,7 +40,6 @@ function readProductAdd(args: CommandArguments): ProductAddAction | CommandMista
 
 const addProductOperation = operation(addProduct, {
   route: 'POST /admin/products',
-  status: 201,
   summary: 'Add a product (its author, its name, its staging host patterns)',
   scope: { operator: false, resource: 'product' },
   input: ({ body }) => inputs(fields.productInput(body)),
@@ -62,7 +54,6 @@ const addProductOperation = operation(addProduct, {
 
 const updateProductOperation = operation(updateProduct, {
   route: 'PATCH /admin/products/:id',
-  status: 200,
   summary: 'Rename a product or set its staging host patterns (docs/protocol.md#staging-hosts)',
   scope: { operator: false, resource: 'product' },
   input: (parts) => inputs(param(parts, 'id'), fields.productChangeInput(parts.body)),
@@ -80,7 +71,6 @@ export const PRODUCT_OPERATIONS = {
   updateProduct: updateProductOperation,
   listProducts: operation(listProducts, {
     route: 'GET /admin/products',
-    status: 200,
     summary: 'The products the token reaches, with their installation counts',
     scope: { operator: false, resource: 'principal' },
     input: () => inputs(),

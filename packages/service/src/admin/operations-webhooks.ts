@@ -1,14 +1,7 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/index.js';
 import * as fields from './admin-fields.js';
-import {
-  type CommandArguments,
-  type CommandMistake,
-  mistake,
-  command,
-  inputs,
-  operation,
-  param,
-} from './admin-operation.js';
+import type { CommandArguments, CommandMistake } from './admin-operation.js';
+import { command, inputs, mistake, operation, param } from './admin-operation.js';
 import { given } from './command-values.js';
 import { addWebhook } from './key-admin-add-webhook.js';
 import { listWebhooks } from './key-admin-list-webhooks.js';
@@ -70,7 +63,6 @@ function endpointCommand(
 
 const addWebhookOperation = operation(addWebhook, {
   route: 'POST /admin/webhooks',
-  status: 201,
   summary: "A shop's endpoint and the events it receives; its secret, shown this once",
   scope: { operator: false, resource: 'webhook' },
   input: ({ body }) => inputs(fields.webhookInput(body)),
@@ -86,7 +78,6 @@ const addWebhookOperation = operation(addWebhook, {
 
 const listWebhooksOperation = operation(listWebhooks, {
   route: 'GET /admin/webhooks',
-  status: 200,
   summary: 'The endpoints the token reaches',
   scope: { operator: false, resource: 'principal' },
   input: () => inputs(),
@@ -100,7 +91,6 @@ const listWebhooksOperation = operation(listWebhooks, {
 
 const removeWebhookOperation = operation(removeWebhook, {
   route: 'DELETE /admin/webhooks/:id',
-  status: 204,
   summary: 'Remove an endpoint; its pending deliveries are dropped',
   scope: { operator: false, resource: 'webhook' },
   input: (parts) => inputs(param(parts, 'id')),
@@ -129,7 +119,6 @@ const rotateSecretOperation = operation(rotateWebhookSecret, {
 
 const deliveriesOperation = operation(webhookDeliveries, {
   route: 'GET /admin/webhooks/:id/deliveries',
-  status: 200,
   summary: "An endpoint's last 100 deliveries, newest first, with their attempts",
   scope: { operator: false, resource: 'webhook' },
   input: (parts) => inputs(param(parts, 'id')),
