@@ -33,7 +33,7 @@ interface ImpliedOperation {
 
 /**
  * Each operation of the table by name, as withAdminOperations writes it into a document that has
- * none (admin-openapi.ts): what the check compares the document with.
+ * none (admin/openapi.ts): what the check compares the document with.
  */
 function impliedOperations(operations: AdminOperations): ReadonlyMap<string, ImpliedOperation> {
   const written = withAdminOperations({ paths: {} }, operations).paths;
@@ -54,7 +54,7 @@ function impliedOperation(operations: AdminOperations, name: string): ImpliedOpe
   return implied;
 }
 
-/** What to paste for a missing operation: its entry as the table implies it (admin-openapi.ts). */
+/** What to paste for a missing operation: its entry as the table implies it (admin/openapi.ts). */
 function suggestion(operations: AdminOperations, name: string, path: string, method: string): string {
   const { entry } = impliedOperation(operations, name);
   return stringify({ [path]: { [method]: entry } }, { indent: 2 }).trimEnd();

@@ -2,7 +2,7 @@ import { isAdminError } from '../src/admin/index.js';
 
 /**
  * The message of the `INVALID_FIELD` error `run` throws (the admin API answers it with a 400,
- * admin-routes.ts); anything else, or nothing thrown, fails the test.
+ * admin/routes.ts); anything else, or nothing thrown, fails the test.
  */
 export function invalidField(run: () => unknown): string {
   try {

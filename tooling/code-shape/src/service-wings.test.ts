@@ -49,7 +49,7 @@ describe('misplacedServiceFiles (rule a)', () => {
       `${src}/index.ts`,
       `${src}/verdict.ts`,
       `${src}/helpers.tsx`,
-      `${src}/buyer/buyer-page.ts`,
+      `${src}/buyer/page.ts`,
       `${src}/buyer/deep/index.ts`,
     ];
     expect(misplacedServiceFiles(paths)).toEqual([

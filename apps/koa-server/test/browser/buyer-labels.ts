@@ -1,6 +1,6 @@
 /**
  * The names the buyer's pages show (docs/protocol.md#buyer-links), written out here rather than
- * imported from packages/service/src/buyer/buyer-page-texts.ts, so that a string changed by mistake fails
+ * imported from packages/service/src/buyer/page-texts.ts, so that a string changed by mistake fails
  * a test (as console-labels.ts does for the console).
  */
 

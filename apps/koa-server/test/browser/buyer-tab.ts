@@ -175,7 +175,7 @@ const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
  * The link `link` with its expiry moved to `expires` and signed again with the server's own seed
  * (the test gives the server its LICENCE_SIGNING_KEY, as an operator does): a link of that service
  * that has expired, without waiting for one (a link lives a minute at least, and `licence serve`
- * reads the real clock). Signed with node:crypto from the format of buyer-token.ts
+ * reads the real clock). Signed with node:crypto from the format of buyer/token.ts
  * (`<payload>.<signature>`, base64url, the payload `<expiry>.<key id>.<hint>` and the signature
  * over a context line and the payload), not with the service's own code.
  */

@@ -1,4 +1,4 @@
-import { type CommandAction, type CommandArguments, type CommandMistake, mistake } from './admin-operation.js';
+import { type CommandAction, type CommandArguments, type CommandMistake, mistake } from './operation.js';
 import { readKeyArgument } from './command-key-argument.js';
 
 /**

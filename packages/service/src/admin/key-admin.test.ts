@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestClock, createTestLogger } from '../../test/harness.js';
-import { AdminError } from './admin-errors.js';
+import { AdminError } from './errors.js';
 import { createKeyAdmin } from './key-admin.js';
 import { createMemoryStore } from '@licence/store-memory';
 

@@ -1,15 +1,15 @@
-import { requireOperator } from './key-admin-scope.js';
-import type { AdminOperation, AdminOperations } from './admin-operation.js';
-import { ADMIN_OPERATIONS, type KeyAdmin } from './admin-operations.js';
-import type { AdminContext } from './key-admin-scope.js';
-import { type KeyAdminOptions, OPERATOR, type Principal } from './key-admin-types.js';
+import { requireOperator } from './scope.js';
+import type { AdminOperation, AdminOperations } from './operation.js';
+import { ADMIN_OPERATIONS, type KeyAdmin } from './operations.js';
+import type { AdminContext } from './scope.js';
+import { type KeyAdminOptions, OPERATOR, type Principal } from './types.js';
 import { checkedWebhooksPerAuthor } from '../webhooks/index.js';
 
 /**
  * Key administration (docs/protocol.md#key-lifecycle, #administration) as plain operations on typed
- * inputs, one method per operation of the table (admin-operations.ts), for one principal
- * (docs/protocol.md#authors: the declared scope, then key-admin-scope.ts, decide what it reaches).
- * The admin HTTP API makes one per request, for the token's principal (admin-routes.ts); the
+ * inputs, one method per operation of the table (operations.ts), for one principal
+ * (docs/protocol.md#authors: the declared scope, then scope.ts, decide what it reaches).
+ * The admin HTTP API makes one per request, for the token's principal (routes.ts); the
  * `licence` CLI calls them as the operator on its configured store without HTTP.
  */
 export function createKeyAdmin(options: KeyAdminOptions, principal?: Principal): KeyAdmin;

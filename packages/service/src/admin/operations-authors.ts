@@ -1,16 +1,16 @@
-import * as fields from './admin-fields.js';
-import { command, inputs, mistake, operation, param } from './admin-operation.js';
+import * as fields from './fields.js';
+import { command, inputs, mistake, operation, param } from './operation.js';
 import { given } from './command-values.js';
-import { addAuthor } from './key-admin-add-author.js';
-import { createAuthorToken } from './key-admin-create-token.js';
-import { listAuthors } from './key-admin-list-authors.js';
-import { listAuthorTokens } from './key-admin-list-tokens.js';
-import { me } from './key-admin-me.js';
-import { revokeAuthorToken } from './key-admin-revoke-token.js';
+import { addAuthor } from './add-author.js';
+import { createAuthorToken } from './create-token.js';
+import { listAuthors } from './list-authors.js';
+import { listAuthorTokens } from './list-tokens.js';
+import { me } from './me.js';
+import { revokeAuthorToken } from './revoke-token.js';
 
 /**
  * Authors and their tokens (docs/protocol.md#authors), each operation declared once
- * (admin-operation.ts). An author token reaches its own author only.
+ * (operation.ts). An author token reaches its own author only.
  */
 
 const addAuthorOperation = operation(addAuthor, {

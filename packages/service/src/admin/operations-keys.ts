@@ -1,19 +1,19 @@
 import { KEY_KINDS, type KeyKind } from '@licence/core';
 import { normalisePublicUrl, publicUrlFault } from '../config/index.js';
-import * as fields from './admin-fields.js';
-import type { CommandArguments, CommandMistake } from './admin-operation.js';
-import { command, inputs, mistake, operation, param } from './admin-operation.js';
+import * as fields from './fields.js';
+import type { CommandArguments, CommandMistake } from './operation.js';
+import { command, inputs, mistake, operation, param } from './operation.js';
 import { given, givenOptions, withKey } from './command-values.js';
-import { buyerLink } from './key-admin-buyer-link.js';
-import { issueKey } from './key-admin-issue.js';
-import { regenerateKey, transferKey } from './key-admin-replace.js';
-import { revokeKey } from './key-admin-revoke.js';
-import { showKey } from './key-admin-show.js';
+import { buyerLink } from './buyer-link.js';
+import { issueKey } from './issue.js';
+import { regenerateKey, transferKey } from './replace.js';
+import { revokeKey } from './revoke.js';
+import { showKey } from './show.js';
 import { parseDateTime } from './parse-date-time.js';
 
 /**
  * The keys' operations (docs/protocol.md#key-lifecycle, #buyer-links): their routes, scopes and
- * commands, each declared once (admin-operation.ts). A command takes the whole key, never its hint
+ * commands, each declared once (operation.ts). A command takes the whole key, never its hint
  * (command-values.ts `withKey`).
  */
 
@@ -45,7 +45,7 @@ function productOption(args: CommandArguments): string | CommandMistake {
 /**
  * Which of `--sites` and `--expire` a kind takes (docs/protocol.md#administration): a trial needs its
  * end, only a trial has one, a dev key binds no domain. The operation keeps the same rules for the
- * admin API (key-admin-rules.ts `sites` and `expireAllowed`); the CLI says them first so that a
+ * admin API (rules.ts `sites` and `expireAllowed`); the CLI says them first so that a
  * wrong combination is a usage mistake (exit 2), as a malformed value is.
  */
 function optionsOfKind(kind: KeyKind, sites: boolean, expire: boolean): string | undefined {

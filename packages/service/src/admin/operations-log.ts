@@ -1,12 +1,12 @@
-import * as fields from './admin-fields.js';
-import { command, inputs, operation, param } from './admin-operation.js';
-import { activity } from './key-admin-activity.js';
-import { installations } from './key-admin-products.js';
-import { purge } from './key-admin-purge.js';
+import * as fields from './fields.js';
+import { command, inputs, operation, param } from './operation.js';
+import { activity } from './activity.js';
+import { installations } from './products.js';
+import { purge } from './purge.js';
 
 /**
  * What the request log says of a product, and its purge (docs/protocol.md#administration,
- * #activity, #privacy), each operation declared once (admin-operation.ts).
+ * #activity, #privacy), each operation declared once (operation.ts).
  */
 
 const installationsOperation = operation(installations, {

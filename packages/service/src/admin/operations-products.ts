@@ -1,13 +1,13 @@
-import * as fields from './admin-fields.js';
-import type { CommandArguments, CommandMistake } from './admin-operation.js';
-import { command, inputs, mistake, operation, param } from './admin-operation.js';
+import * as fields from './fields.js';
+import type { CommandArguments, CommandMistake } from './operation.js';
+import { command, inputs, mistake, operation, param } from './operation.js';
 import { givenOptions } from './command-values.js';
-import { listProducts } from './key-admin-list-products.js';
-import { addProduct, updateProduct } from './key-admin-products.js';
+import { listProducts } from './list-products.js';
+import { addProduct, updateProduct } from './products.js';
 
 /**
  * The products' operations (docs/protocol.md#administration, #staging-hosts): their
- * routes, scopes and commands, each declared once (admin-operation.ts).
+ * routes, scopes and commands, each declared once (operation.ts).
  */
 
 interface ProductAddAction {

@@ -1,17 +1,17 @@
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../webhooks/index.js';
-import * as fields from './admin-fields.js';
-import type { CommandArguments, CommandMistake } from './admin-operation.js';
-import { command, inputs, mistake, operation, param } from './admin-operation.js';
+import * as fields from './fields.js';
+import type { CommandArguments, CommandMistake } from './operation.js';
+import { command, inputs, mistake, operation, param } from './operation.js';
 import { given } from './command-values.js';
-import { addWebhook } from './key-admin-add-webhook.js';
-import { listWebhooks } from './key-admin-list-webhooks.js';
-import { removeWebhook } from './key-admin-remove-webhook.js';
-import { rotateWebhookSecret } from './key-admin-rotate-webhook-secret.js';
-import { retryWebhookDelivery, webhookDeliveries } from './key-admin-webhook-deliveries.js';
+import { addWebhook } from './add-webhook.js';
+import { listWebhooks } from './list-webhooks.js';
+import { removeWebhook } from './remove-webhook.js';
+import { rotateWebhookSecret } from './rotate-webhook-secret.js';
+import { retryWebhookDelivery, webhookDeliveries } from './webhook-deliveries.js';
 
 /**
  * A shop's webhook endpoints, their secret and their delivery log (docs/protocol.md#webhooks), each
- * operation declared once (admin-operation.ts). An author token manages its own endpoints.
+ * operation declared once (operation.ts). An author token manages its own endpoints.
  */
 
 /** docs/protocol.md#webhooks: the shop verifies every delivery with it; no command shows it again. */

@@ -132,7 +132,7 @@ function parseWholeNumber(
 
 /**
  * LICENCE_WEBHOOKS_PER_AUTHOR (docs/protocol.md#endpoints): the webhook endpoints one author may
- * have, 0 to 1000, default 10 (webhook-quota.ts says why there is a quota).
+ * have, 0 to 1000, default 10 (webhooks/quota.ts says why there is a quota).
  */
 export function parseWebhooksPerAuthor(raw: string | undefined): Parsed<number> {
   return parseWholeNumber('LICENCE_WEBHOOKS_PER_AUTHOR', raw, {

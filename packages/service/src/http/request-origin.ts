@@ -70,7 +70,7 @@ export function pageOrigin(
  * True when the request's `Origin` is exactly `expected` (RFC 6454 7: the browser's serialisation).
  * Absent, `null` (an opaque origin) or another origin is false: a buyer's form is posted by the
  * browser from the service's own page, which always sends it (the page's Referrer-Policy is
- * `strict-origin`, buyer-page.ts: under `no-referrer` a browser would send `Origin: null`).
+ * `strict-origin`, buyer/page.ts: under `no-referrer` a browser would send `Origin: null`).
  */
 export function isSameOrigin(originHeader: string | undefined, expected: string | null): boolean {
   if (originHeader === undefined || expected === null) return false;

@@ -3,7 +3,7 @@ import type { RandomBytes } from '@licence/core';
 
 /**
  * Bytes are drawn from Node's CSPRNG a pool at a time: one call costs about 3 µs on this project's
- * machines whatever its size, and a new binding's webhook event (webhook-ids.ts) asks for 12 bytes
+ * machines whatever its size, and a new binding's webhook event (webhooks/ids.ts) asks for 12 bytes
  * on the verdict path. Each byte of a pool is handed out once, copied; a request larger than the
  * pool gets its own call.
  */

@@ -208,13 +208,13 @@ export declare namespace Store {
    * (`author` null).
    */
   export interface NewWebhookEvent {
-    /** `msg_` + random (webhook-ids.ts): the `webhook-id` of every delivery of it. */
+    /** `msg_` + random (webhooks/ids.ts): the `webhook-id` of every delivery of it. */
     readonly id: string;
     readonly type: WebhookEventType;
     /** The product it concerns; its `author` decides which endpoints receive it. */
     readonly produit: string;
     readonly at: number;
-    /** The JSON body, exactly as sent (webhook-payload.ts). */
+    /** The JSON body, exactly as sent (webhooks/payload.ts). */
     readonly body: string;
     /**
      * When not null, an event whose `dedupe` is already stored is not stored again (`verdict.refused`:
@@ -225,7 +225,7 @@ export declare namespace Store {
 
   /** A shop's endpoint (docs/protocol.md#webhooks), as listed: never its secrets. */
   export interface WebhookEndpointRecord {
-    /** `wh_` + random (webhook-ids.ts). */
+    /** `wh_` + random (webhooks/ids.ts). */
     readonly id: string;
     /** The author whose products' events it receives; null: every author's (the operator's only). */
     readonly author: string | null;

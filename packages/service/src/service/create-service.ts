@@ -49,7 +49,7 @@ export function createService(options: ServiceOptions): Service {
   // docs/protocol.md#administration: the operations' table (CONTRIBUTING.md#architecture).
   const adminOperations = options.adminOperations ?? ADMIN_OPERATIONS;
   // The operator's: the daily purge. Every KeyAdmin made from `context` (this one, and one per admin
-  // request in admin-routes.ts) takes its `webhookAllowPrivate`.
+  // request in admin/routes.ts) takes its `webhookAllowPrivate`.
   const admin = createKeyAdmin(context);
   const authFailures = createAdminAuthFailures();
   const { logger } = context;
