@@ -4,6 +4,7 @@ import { formatQuand } from './format-quand.js';
 import type { KeyRecord } from './key-record.js';
 import type { HostInfo } from './parse-host.js';
 import type { Nonce, Produit } from './request-fields.js';
+import { trialEnded } from './key-state.js';
 import { isStagingHost } from './staging-match.js';
 import { typeName, ValidationError } from './validation-error.js';
 
@@ -138,11 +139,8 @@ export function decideVerdict(request: VerdictRequest): VerdictDecision {
   // rule: a revoked key on `localhost` answers `revocation` (docs/protocol.md#test-hosts).
   if (key.status !== 'active') return refuse(key.status, bound, formatQuand(key.endedAt));
 
-  // 4. A trial past its end. On the boundary, we decide that a trial ending at T runs while
-  // now < T: `expiresAt` is the first second at which it no longer runs.
-  if (key.expiresAt !== null && now >= key.expiresAt) {
-    return refuse('expiree', bound, formatQuand(key.expiresAt));
-  }
+  // 4. A trial past its end (trialEnded, the boundary keyState reads a key's state by too).
+  if (trialEnded(key.expiresAt, now)) return refuse('expiree', bound, formatQuand(key.expiresAt));
 
   // 5. A development key runs anywhere and binds nothing (docs/protocol.md#verdict).
   if (key.kind === 'dev') return accept(true, null);

@@ -38,6 +38,8 @@ export { MOTIFS } from './donnees.js';
 export type { Donnees, Motif, SignedEnvelope } from './donnees.js';
 export { KEY_KINDS, KEY_STATUSES, parseKeyRecord } from './key-record.js';
 export type { KeyKind, KeyRecord, KeyStatus } from './key-record.js';
+export { keyState } from './key-state.js';
+export type { KeyState } from './key-state.js';
 export { checkVerdictSettings, decideVerdict, DEFAULT_VERDICT_SETTINGS } from './decide-verdict.js';
 export type { VerdictDecision, VerdictRequest, VerdictSettings } from './decide-verdict.js';
 export { formatQuand, MAX_QUAND_SECONDS } from './format-quand.js';

@@ -8,7 +8,6 @@ export type { AdminCommand, AdminOperation, AdminOperations, CommandAction } fro
 export { ADMIN_OPERATIONS } from './operations.js';
 export type { AdminArguments, AdminOutput, KeyAdmin } from './operations.js';
 export { adminRouteName, handleAdmin, isAdminPath, toHttpError } from './routes.js';
-export { stateMirroringVerdict } from './keys.js';
 export { transferDomains, transferStored } from './replace.js';
 export type { TransferDomains } from './replace.js';
 export type { TransferInput } from './types.js';

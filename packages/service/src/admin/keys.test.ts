@@ -2,20 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createTestClock, createTestLogger } from '../../test/harness.js';
 import { AdminError } from './errors.js';
 import { createKeyAdmin } from './key-admin.js';
-import { changedMeanwhile, findKey, callOrStoreUnavailable, requireAlive, stateMirroringVerdict } from './keys.js';
+import { changedMeanwhile, findKey, callOrStoreUnavailable, requireAlive } from './keys.js';
 import { createMemoryStore } from '@licence/store-memory';
 import type { StoredKey } from '../ports/index.js';
 
 const NOW = 1_800_000_000;
 
 describe('what the key operations share (docs/protocol.md#key-lifecycle)', () => {
-  it('stateMirroringVerdict: a trial past its end is expiree though stored active', () => {
-    expect(stateMirroringVerdict({ status: 'active', expiresAt: null }, NOW)).toBe('active');
-    expect(stateMirroringVerdict({ status: 'active', expiresAt: NOW + 1 }, NOW)).toBe('active');
-    expect(stateMirroringVerdict({ status: 'active', expiresAt: NOW }, NOW)).toBe('expiree');
-    expect(stateMirroringVerdict({ status: 'revocation', expiresAt: NOW - 1 }, NOW)).toBe('revocation');
-  });
-
   it('requireAlive and changedMeanwhile: conflicts naming the hint only', () => {
     const stored: StoredKey = {
       id: 'k1',

@@ -1,8 +1,8 @@
-import { formatQuand, generateKey, keyHint, normalizeKey, type RandomBytes } from '@licence/core';
+import { formatQuand, generateKey, keyHint, keyState, normalizeKey, type RandomBytes } from '@licence/core';
 import { type AdminError, adminError, storeUnavailable } from './errors.js';
 import { hashKey } from '../verdict/index.js';
 import * as rules from './rules.js';
-import type { DomainView, KeyState } from './types.js';
+import type { DomainView } from './types.js';
 import type { BoundDomain, NewKey, Store, StoredKey } from '../ports/index.js';
 
 /**
@@ -33,22 +33,9 @@ export async function findKey(store: Store, cle: string): Promise<StoredKey> {
   return stored;
 }
 
-/**
- * A stored key's state at `now`, as rules 3 and 4 of docs/protocol.md#verdict read it: a replaced or
- * revoked key keeps its status, and a trial past its end is `expiree` though still stored `active`.
- * A deliberate copy of those two rules, to keep in step with core's decideVerdict
- * (packages/core/src/decide-verdict.ts): core has no function for a key's state, it decides the two
- * rules inline, on a KeyRecord parseKeyRecord checked, into a motif and its `quand`; the admin
- * views, requireAlive and the buyer page need the state of a StoredKey, with no verdict.
- */
-export function stateMirroringVerdict(key: Pick<StoredKey, 'status' | 'expiresAt'>, now: number): KeyState {
-  if (key.status === 'active' && key.expiresAt !== null && now >= key.expiresAt) return 'expiree';
-  return key.status;
-}
-
 /** docs/protocol.md#key-lifecycle: any action on a key that is no longer alive is a conflict. */
 export function requireAlive(stored: StoredKey, now: number): void {
-  const state = stateMirroringVerdict(stored, now);
+  const state = keyState(stored, now);
   if (state !== 'active') throw adminError('KEY_NOT_ALIVE', stored.hint, state);
 }
 

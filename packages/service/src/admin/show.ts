@@ -1,5 +1,5 @@
-import { formatQuand } from '@licence/core';
-import { domainView, stateMirroringVerdict } from './keys.js';
+import { formatQuand, keyState } from '@licence/core';
+import { domainView } from './keys.js';
 import { type AdminContext, reachKey } from './scope.js';
 import type { KeyView } from './types.js';
 import { nowSeconds } from '../http/index.js';
@@ -14,7 +14,7 @@ export async function showKey(context: AdminContext, cle: string): Promise<KeyVi
     hint: stored.hint,
     produit: stored.produit,
     kind: stored.kind,
-    status: stateMirroringVerdict(stored, nowSeconds(context.clock)),
+    status: keyState(stored, nowSeconds(context.clock)),
     sites: stored.sites,
     expire: stored.expiresAt === null ? null : formatQuand(stored.expiresAt),
     quand: stored.endedAt === null ? null : formatQuand(stored.endedAt),

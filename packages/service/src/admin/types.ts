@@ -1,4 +1,4 @@
-import type { KeyKind, KeyStatus, RandomBytes } from '@licence/core';
+import type { KeyKind, KeyState, KeyStatus, RandomBytes } from '@licence/core';
 import type { Clock, Logger, Signer, Store, WebhookDeliveryStatus } from '../ports/index.js';
 import type { WebhookEventType } from '../webhooks/index.js';
 
@@ -179,9 +179,6 @@ export interface DomainView {
   readonly firstSeen: string;
   readonly lastSeen: string;
 }
-
-/** A key's state as the admin sees it: `expiree` is a trial past its end (its stored status is active). */
-export type KeyState = KeyStatus | 'expiree';
 
 export interface KeyView {
   readonly hint: string;

@@ -1,6 +1,6 @@
+import { keyState } from '@licence/core';
 import { checkBuyerToken } from './token.js';
 import type { BuyerEndReason } from './page-views.js';
-import { stateMirroringVerdict } from '../admin/index.js';
 import type { StoredKey } from '../ports/index.js';
 import { callOr503, type ServiceContext } from '../http/index.js';
 
@@ -35,8 +35,7 @@ export async function linkedKey(
   if (stored === null || stored.hint !== checked.hint) return { status: 'end', reason: 'invalid' };
   const names = await namesOf(context, stored);
   if (checked.status === 'expired') return { status: 'end', reason: 'expired', authorName: names.authorName };
-  if (stateMirroringVerdict(stored, now) !== 'active')
-    return { status: 'end', reason: 'key-ended', authorName: names.authorName };
+  if (keyState(stored, now) !== 'active') return { status: 'end', reason: 'key-ended', authorName: names.authorName };
   return { status: 'open', stored, expires: checked.expires, ...names };
 }
 

@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { configErrorLine } from './parsed.js';
-import { absolutePath, parseSigningKey, readSharedConfig, readVariable } from './shared-config.js';
+import { absolutePath, type Environment, parseSigningKey, readVariable, variableReaders } from './shared-config.js';
 
 // 32 bytes of 0x01, base64: a valid seed for these tests only.
 const SEED = Buffer.alloc(32, 1).toString('base64');
+
+/** The variables every adapter shares, each read on its own by its reader (variableReaders). */
+function readSharedConfig(env: Environment, cwd: string) {
+  const read = variableReaders(env, cwd);
+  return {
+    databaseUrl: read.databaseUrl(),
+    signingKey: read.signingKey(),
+    adminToken: read.adminToken(),
+    trustProxy: read.trustProxy(),
+    logLevel: read.logLevel(),
+  };
+}
 
 describe('readSharedConfig (docs/protocol.md#configuration)', () => {
   it('an empty or blank variable counts as unset; values are trimmed', () => {

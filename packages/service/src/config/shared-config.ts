@@ -54,20 +54,6 @@ export interface SharedConfig {
   readonly logLevel: LogLevel;
 }
 
-/** Each shared variable read on its own, in the order of docs/protocol.md#configuration's table. */
-export type SharedReadings = { readonly [K in keyof SharedConfig]: Parsed<SharedConfig[K]> };
-
-export function readSharedConfig(env: Environment, cwd: string): SharedReadings {
-  const read = variableReaders(env, cwd);
-  return {
-    databaseUrl: read.databaseUrl(),
-    signingKey: read.signingKey(),
-    adminToken: read.adminToken(),
-    trustProxy: read.trustProxy(),
-    logLevel: read.logLevel(),
-  };
-}
-
 /** The webhook variables (docs/protocol.md#webhooks), read alike by the Koa server and both Lambda functions. */
 export interface WebhookConfig {
   /** LICENCE_WEBHOOK_ALLOW_PRIVATE=1: http and private destinations allowed; default false. */
@@ -76,19 +62,6 @@ export interface WebhookConfig {
   readonly webhooksPerAuthor: number;
   /** LICENCE_WEBHOOK_CONCURRENCY: the deliverer's attempts in flight at most; default 32. */
   readonly webhookConcurrency: number;
-}
-
-/**
- * Each webhook variable read on its own, in the order of docs/protocol.md#configuration's table:
- * the one reading every adapter spreads (or picks from: Lambda's API function delivers nothing).
- */
-export function readWebhookConfig(env: Environment): { readonly [K in keyof WebhookConfig]: Parsed<WebhookConfig[K]> } {
-  const read = plainReaders(env);
-  return {
-    webhookAllowPrivate: read.webhookAllowPrivate(),
-    webhooksPerAuthor: read.webhooksPerAuthor(),
-    webhookConcurrency: read.webhookConcurrency(),
-  };
 }
 
 /** Every variable the apps share, parsed (docs/protocol.md#configuration); undefined where unset and optional. */
