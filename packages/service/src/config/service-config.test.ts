@@ -46,17 +46,8 @@ describe('readServiceConfig (docs/protocol.md#configuration)', () => {
     };
     const read = readServiceConfig(env, '/srv');
     const readers = variableReaders(env, '/srv');
-    const keys = [
-      'databaseUrl',
-      'signingKey',
-      'adminToken',
-      'trustProxy',
-      'logLevel',
-      'webhookAllowPrivate',
-      'webhooksPerAuthor',
-      'webhookConcurrency',
-    ] as const;
-    for (const key of keys) {
+    // Every reader but clientAddress, whose rules are functions made anew by each reading.
+    for (const key of Object.keys(readers).filter((name) => name !== 'clientAddress') as (keyof typeof readers)[]) {
       const reading = readers[key]();
       expect(read.ok && read.value[key], key).toEqual(reading.ok && reading.value);
     }
